@@ -1,0 +1,139 @@
+// The decision tree that matches requests to patterns, ported from Go's
+// net/http/routing_tree.go.
+//
+// The root branches on the host, the next level on the method, and the
+// levels below on consecutive path segments. "GET /a/{x}/c" and "GET /a/b/z":
+//
+//   root ─ "" (any host) ─ "GET" ─ "a" ─┬─ "b" ─ "z"        [GET /a/b/z]
+//                                       └─ {x} ─ "c"        [GET /a/{x}/c]
+//
+// "More specific wins" can mean backtracking: "/a/b/c" first tries the literal
+// "b" branch, fails at "z", and comes back to try the wildcard {x}.
+
+import { lastSegment, pathUnescape, type Pattern, type Segment } from './pattern';
+
+export class RoutingNode<THandler> {
+  // A leaf holds one pattern and its handler.
+  pattern: Pattern | null = null;
+  handler: THandler | null = null;
+  // Literal children by key; a {$} is the key "/".
+  #children: Map<string, RoutingNode<THandler>> | null = null;
+  // The child for a single wildcard, or for "no host" / "no method" above the path.
+  #emptyChild: RoutingNode<THandler> | null = null;
+  // The child for a multi wildcard. Go keys it "*" among the literals, which
+  // makes a literal "*" segment collide with it; a field of its own does not.
+  #multiChild: RoutingNode<THandler> | null = null;
+
+  /** Adds a pattern below this root: host, then method, then the path. */
+  addPattern(p: Pattern, handler: THandler): void {
+    const n = this.#child(p.host).#child(p.method);
+    n.#addSegments(p.segments, 0, p, handler);
+  }
+
+  #addSegments(segs: readonly Segment[], i: number, p: Pattern, handler: THandler): void {
+    if (i === segs.length) {
+      this.#set(p, handler);
+      return;
+    }
+    const seg = segs[i]!;
+    if (seg.multi) {
+      this.#multiChild ??= new RoutingNode();
+      this.#multiChild.#set(p, handler);
+    } else if (seg.wild) {
+      this.#child('').#addSegments(segs, i + 1, p, handler);
+    } else {
+      this.#child(seg.s).#addSegments(segs, i + 1, p, handler);
+    }
+  }
+
+  #set(p: Pattern, handler: THandler): void {
+    if (this.pattern) throw new Error(`routing tree: ${p.str} lands on the leaf of ${this.pattern.str}`);
+    this.pattern = p;
+    this.handler = handler;
+  }
+
+  #child(key: string): RoutingNode<THandler> {
+    if (key === '') return (this.#emptyChild ??= new RoutingNode());
+    this.#children ??= new Map();
+    let c = this.#children.get(key);
+    if (!c) this.#children.set(key, (c = new RoutingNode()));
+    return c;
+  }
+
+  /**
+   * The leaf matching host, method and path (escaped, starting with "/"),
+   * pushing the wildcard values in pattern order onto `matches`.
+   */
+  match(host: string, method: string, path: string, matches: string[]): RoutingNode<THandler> | null {
+    if (host !== '') {
+      // A pattern with this host wins; if none matches, fall back to patterns without a host.
+      const h = this.#children?.get(host);
+      const l = h ? h.#matchMethodAndPath(method, path, matches) : null;
+      if (l) return l;
+    }
+    return this.#emptyChild ? this.#emptyChild.#matchMethodAndPath(method, path, matches) : null;
+  }
+
+  #matchMethodAndPath(method: string, path: string, matches: string[]): RoutingNode<THandler> | null {
+    const exact = this.#children?.get(method);
+    let l = exact ? exact.#matchPath(path, 0, matches) : null;
+    if (l) return l;
+    if (method === 'HEAD') {
+      const get = this.#children?.get('GET');
+      l = get ? get.#matchPath(path, 0, matches) : null;
+      if (l) return l;
+    }
+    return this.#emptyChild ? this.#emptyChild.#matchPath(path, 0, matches) : null;
+  }
+
+  // Matches path[start:], which is empty or starts with "/".
+  #matchPath(path: string, start: number, matches: string[]): RoutingNode<THandler> | null {
+    if (start === path.length) return this.pattern ? this : null;
+    let seg: string;
+    let next: number;
+    if (start === path.length - 1) {
+      seg = '/'; // the trailing slash, matched by {$}
+      next = path.length;
+    } else {
+      const i = path.indexOf('/', start + 1);
+      next = i < 0 ? path.length : i;
+      seg = pathUnescape(path.slice(start + 1, next));
+    }
+    // Literals first: by construction they are more specific than wildcards here.
+    const lit = this.#children?.get(seg);
+    if (lit) {
+      const l = lit.#matchPath(path, next, matches);
+      if (l) return l;
+    }
+    // Then a single wildcard, which never matches the trailing slash.
+    if (this.#emptyChild && seg !== '/') {
+      matches.push(seg);
+      const l = this.#emptyChild.#matchPath(path, next, matches);
+      if (l) return l;
+      matches.pop();
+    }
+    // Last, the (at most one) multi wildcard takes the rest of the path.
+    const multi = this.#multiChild;
+    if (multi) {
+      // A trailing slash in a pattern is a nameless multi: it records no value.
+      if (lastSegment(multi.pattern!).s !== '') matches.push(pathUnescape(path.slice(start + 1)));
+      return multi;
+    }
+    return null;
+  }
+
+  /** Adds to `methods` each method for which host and path would match. */
+  matchingMethods(host: string, path: string, methods: Set<string>): void {
+    const h = host !== '' ? this.#children?.get(host) : undefined;
+    if (h) h.#matchingMethodsPath(path, methods);
+    if (this.#emptyChild) this.#emptyChild.#matchingMethodsPath(path, methods);
+    if (methods.has('GET')) methods.add('HEAD');
+  }
+
+  #matchingMethodsPath(path: string, methods: Set<string>): void {
+    // The method-less child is left out: it would have matched any method.
+    for (const [method, c] of this.#children ?? []) {
+      if (c.#matchPath(path, 0, [])) methods.add(method);
+    }
+  }
+}

@@ -1,0 +1,215 @@
+// ServeMux: Go's net/http.ServeMux (Go 1.22+ patterns, as of Go 1.26) on the
+// Web Request/Response.
+//
+// handle() parses the pattern, rejects it if it conflicts with one already
+// registered, and adds it to the routing tree. A request is routed by
+//   1. cleaning its path ("/a//b/../c" → 307 to "/a/c", query kept),
+//   2. matching host, method and path in the tree (most specific wins),
+//   3. failing that, redirecting "/x" to "/x/" when only "/x/" would match (307),
+//   4. failing that, 405 with Allow when another method would match, else 404.
+
+import { ConflictError } from '../errors';
+import { redirectResponse, textError } from '../response';
+import { conflictsWith, describeConflict } from './compare';
+import { cleanPath, lastSegment, parsePattern, type Pattern } from './pattern';
+import {
+  callHandler,
+  requestTarget,
+  setRoute,
+  type Handler,
+  type HandlerFunc,
+  type HandlerObject,
+  type PageRequest,
+} from './request';
+import { RoutingIndex } from './routing-index';
+import { RoutingNode } from './routing-tree';
+
+/** What `ServeMux.handler` finds for a request, as Go's ServeMux.Handler. */
+export interface HandlerMatch {
+  /** The registered handler, or the mux's own 404, 405 or redirect handler. */
+  handler: Handler;
+  /** The matched pattern; for a redirect, the path that will match after it; else "". */
+  pattern: string;
+}
+
+// The result of routing one request: a leaf and its wildcard values, or a
+// handler of the mux's own (404, 405, redirect) with the pattern Go reports.
+interface Routed {
+  leaf: RoutingNode<Handler> | null;
+  matches: string[];
+  own: HandlerFunc | null;
+  pattern: string;
+}
+
+const notFound: HandlerFunc = () => textError(404, '404 page not found');
+const badRequest: HandlerFunc = () => textError(400, 'Bad Request');
+
+/**
+ * An HTTP request multiplexer with Go's pattern syntax and precedence.
+ * @example
+ * const mux = new ServeMux();
+ * mux.handleFunc('GET /users/{id}', (req) => new Response(req.pathValue('id')));
+ * await mux.fetch(new Request('http://x/users/7')); // → 200 "7"
+ */
+export class ServeMux implements HandlerObject {
+  #tree = new RoutingNode<Handler>();
+  #index = new RoutingIndex();
+
+  /**
+   * Registers a handler for a pattern. Throws a PatternError for a malformed
+   * pattern and a ConflictError when it conflicts with a registered one.
+   * @example mux.handle('GET /static/', files)
+   */
+  handle(pattern: string, handler: Handler, source?: string): void {
+    if (handler == null) throw new TypeError(`ServeMux.handle(${JSON.stringify(pattern)}): handler is ${handler}`);
+    const p = parsePattern(pattern);
+    p.loc = source ?? callerLocation();
+    for (const q of this.#index.possiblyConflicting(p)) {
+      if (conflictsWith(p, q)) {
+        throw new ConflictError(
+          p.str,
+          q.str,
+          `pattern ${JSON.stringify(p.str)} (registered at ${p.loc}) conflicts with pattern ` +
+            `${JSON.stringify(q.str)} (registered at ${q.loc}):\n${describeConflict(p, q)}`,
+        );
+      }
+    }
+    this.#tree.addPattern(p, handler);
+    this.#index.add(p);
+  }
+
+  /**
+   * Registers a handler function for a pattern (see `handle`).
+   * @example mux.handleFunc('/{$}', () => new Response('home'))
+   */
+  handleFunc(pattern: string, handler: HandlerFunc, source?: string): void {
+    this.handle(pattern, handler, source);
+  }
+
+  /**
+   * The handler and pattern for a request without calling it, as Go's ServeMux.Handler.
+   * @example mux.handler(new Request('http://x/a')).pattern // → "/a/" (a redirect to "/a/")
+   */
+  handler(req: Request): HandlerMatch {
+    const r = this.#route(req);
+    return { handler: r.own ?? r.leaf!.handler!, pattern: r.pattern };
+  }
+
+  /**
+   * Routes the request and calls the handler; the request becomes a PageRequest.
+   * @example mux.serveHTTP(req) // → Response | Promise<Response>
+   */
+  serveHTTP(req: Request): Response | Promise<Response> {
+    const r = this.#route(req);
+    if (r.own) return r.own(setRoute(req, r.pattern, [], []));
+    const leaf = r.leaf!;
+    return callHandler(leaf.handler!, setRoute(req, r.pattern, leaf.pattern!.wildcards, r.matches));
+  }
+
+  /**
+   * The Web fetch handler: routes and answers, never rejects. A handler that
+   * throws gets a 500 with no detail in the body (the error is logged), and a
+   * HEAD answer loses its body.
+   * @example export default { fetch: (req: Request) => mux.fetch(req) }
+   */
+  async fetch(req: Request): Promise<Response> {
+    let res: Response;
+    try {
+      res = await this.serveHTTP(req);
+    } catch (err) {
+      console.error(`pagetree: handler for ${req.method} ${req.url} failed:`, err);
+      res = textError(500, 'Internal Server Error');
+    }
+    if (req.method === 'HEAD' && res.body !== null) {
+      res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
+    return res;
+  }
+
+  #route(req: Request): Routed {
+    const method = req.method;
+    const target = requestTarget(req);
+    const matches: string[] = [];
+    if (target.path[0] !== '/') return { leaf: null, matches, own: badRequest, pattern: '' };
+    let host: string;
+    let path: string;
+    let leaf: RoutingNode<Handler> | null;
+    if (method === 'CONNECT') {
+      // CONNECT requests are not canonicalized, but the "/tree" → "/tree/" redirect applies.
+      host = target.host;
+      path = target.path;
+    } else {
+      host = stripHostPort(target.host);
+      path = cleanPath(target.path);
+    }
+    leaf = this.#tree.match(host, method, path, matches);
+    if (!exactMatch(leaf, path)) {
+      // If "/x/" would match exactly, redirect "/x" there.
+      const withSlash = path + '/';
+      const l2 = this.#tree.match(host, method, withSlash, []);
+      if (exactMatch(l2, withSlash)) {
+        const location = withQuery(withSlash, target.query);
+        return { leaf: null, matches, own: (r) => redirectResponse(r.method, location, 307), pattern: withSlash };
+      }
+    }
+    if (path !== target.path) {
+      const location = withQuery(path, target.query);
+      return {
+        leaf: null,
+        matches,
+        own: (r) => redirectResponse(r.method, location, 307),
+        pattern: leaf ? leaf.pattern!.str : '',
+      };
+    }
+    if (!leaf) {
+      // Not Found or Method Not Allowed: does another method match this path (or path + "/")?
+      const methods = new Set<string>();
+      this.#tree.matchingMethods(host, path, methods);
+      this.#tree.matchingMethods(host, path + '/', methods);
+      if (methods.size === 0) return { leaf: null, matches, own: notFound, pattern: '' };
+      const allow = [...methods].sort().join(', ');
+      return { leaf: null, matches, own: () => textError(405, 'Method Not Allowed', { allow }), pattern: '' };
+    }
+    return { leaf, matches, own: null, pattern: leaf.pattern!.str };
+  }
+}
+
+// An exact match is one where no multi wildcard matched a non-empty rest:
+// "/a/" and "/a/{$}" match "/a/" exactly, "/" matches "/a" inexactly.
+function exactMatch(leaf: RoutingNode<Handler> | null, path: string): boolean {
+  if (!leaf) return false;
+  const p: Pattern = leaf.pattern!;
+  if (!lastSegment(p).multi) return true;
+  if (path.length > 0 && !path.endsWith('/')) return false;
+  // "/a/b/{$}" and "/a/b/{x...}" match "/a/b/" exactly; "/a/" does not.
+  let slashes = 0;
+  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) slashes++;
+  return p.segments.length === slashes;
+}
+
+function withQuery(path: string, query: string): string {
+  return query === '' ? path : `${path}?${query}`;
+}
+
+/**
+ * The host without a trailing ":port", as Go's stripHostPort (unchanged when
+ * it does not split as host:port).
+ */
+function stripHostPort(h: string): string {
+  if (!h.includes(':')) return h;
+  if (h[0] === '[') {
+    const end = h.indexOf(']');
+    if (end < 0 || h[end + 1] !== ':' || h.includes('[', 1) || h.includes(']', end + 1)) return h;
+    return h.slice(1, end);
+  }
+  const i = h.lastIndexOf(':');
+  if (h.indexOf(':') !== i || h.includes('[') || h.includes(']')) return h;
+  return h.slice(0, i);
+}
+
+// The first stack frame outside core/mux, for conflict messages (Go uses runtime.Caller).
+function callerLocation(): string {
+  const stack = new Error().stack?.split('\n').slice(1) ?? [];
+  const frame = stack.find((l) => !/[\\/]core[\\/]mux[\\/]/.test(l));
+  return frame ? frame.trim().replace(/^at /, '') : 'unknown location';
+}
