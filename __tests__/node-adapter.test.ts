@@ -1,0 +1,232 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { ServeMux } from '../core';
+import { serve, shutdown, toNodeListener } from '../core/node';
+
+interface Reply {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+function get(
+  port: number,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+// Sends raw bytes and returns the raw answer, for requests a client library would refuse to send.
+function raw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    let out = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (c: string) => (out += c));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
+  });
+}
+
+const mux = new ServeMux();
+mux.handleFunc('GET /users/{id}', (req) => new Response(`user ${req.pathValue('id')} via ${req.pattern}`));
+mux.handleFunc('GET /lazy', (req) => {
+  const facts = [req instanceof Request, req.method, req.url, req.headers.get('x-test'), req.headers.has('x-none')];
+  return new Response(JSON.stringify(facts), { headers: { 'content-type': 'application/json' } });
+});
+mux.handleFunc('POST /echo', async (req) =>
+  Response.json({ got: await req.json(), type: req.headers.get('content-type') }),
+);
+mux.handleFunc('POST /form', async (req) => new Response((await req.formData()).get('title') as string));
+mux.handleFunc('GET /throws', () => {
+  throw new Error('secret stack detail');
+});
+mux.handleFunc('GET /rejects', async () => Promise.reject(new Error('secret rejection')));
+mux.handleFunc('GET /not-a-response', () => 'oops' as unknown as Response);
+mux.handleFunc('GET /cookies', () => {
+  const headers = new Headers();
+  headers.append('set-cookie', 'a=1');
+  headers.append('set-cookie', 'b=2');
+  return new Response('ok', { headers });
+});
+let slowRelease: () => void = () => {};
+mux.handleFunc('GET /slow', () => new Promise((resolve) => (slowRelease = () => resolve(new Response('finished')))));
+mux.handleFunc('GET /stream', (req) => {
+  let n = 0;
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((r) => setTimeout(r, 5));
+      controller.enqueue(new TextEncoder().encode(`chunk ${n++}\n`));
+      if (n > 40 || req.signal.aborted) controller.close();
+    },
+  });
+  return new Response(body);
+});
+
+let server: Server;
+let port: number;
+beforeAll(async () => {
+  server = createServer(toNodeListener(mux));
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  port = (server.address() as AddressInfo).port;
+});
+afterAll(async () => {
+  await shutdown(server, 1000);
+});
+
+beforeEach(() => jest.spyOn(console, 'error').mockImplementation(() => {}));
+afterEach(() => jest.restoreAllMocks());
+
+test('serves a matched pattern with its path values', async () => {
+  const r = await get(port, '/users/a%20b');
+  expect(r).toMatchObject({ status: 200, body: 'user a b via GET /users/{id}' });
+});
+
+test('a lite response is written with content-length', async () => {
+  const r = await get(port, '/nowhere');
+  expect(r.status).toBe(404);
+  expect(r.body).toBe('404 page not found\n');
+  expect(r.headers['content-length']).toBe('19');
+  expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+});
+
+test('the lazy request answers as a Request', async () => {
+  const r = await get(port, '/lazy?q=1', { headers: { 'x-test': 'yes' } });
+  expect(JSON.parse(r.body)).toEqual([true, 'GET', `http://127.0.0.1:${port}/lazy?q=1`, 'yes', false]);
+});
+
+test('request bodies are read through the Request API', async () => {
+  const json = await get(port, '/echo', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: '{"a":[1]}',
+  });
+  expect(JSON.parse(json.body)).toEqual({ got: { a: [1] }, type: 'application/json' });
+  const form = await get(port, '/form', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'title=%3Cb%3Ehi',
+  });
+  expect(form.body).toBe('<b>hi');
+});
+
+test('HEAD gets the headers of GET and no body', async () => {
+  const r = await get(port, '/users/1', { method: 'HEAD' });
+  expect(r.status).toBe(200);
+  expect(r.body).toBe('');
+});
+
+test.each([
+  ['throws', '/throws'],
+  ['rejects', '/rejects'],
+  ['returns a non-Response', '/not-a-response'],
+])('a handler that %s gets a 500 without detail, and the server keeps serving', async (_, p) => {
+  const r = await get(port, p);
+  expect(r.status).toBe(500);
+  expect(r.body).toBe('Internal Server Error\n');
+  expect(r.headers['x-content-type-options']).toBe('nosniff');
+  expect(console.error).toHaveBeenCalled();
+  expect((await get(port, '/users/2')).status).toBe(200);
+});
+
+test('several set-cookie headers survive', async () => {
+  const r = await get(port, '/cookies');
+  expect(r.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+});
+
+test('a streamed response arrives whole', async () => {
+  const r = await get(port, '/stream');
+  expect(r.body.split('\n')).toHaveLength(42);
+});
+
+test('malformed percent-encoding is routed, not crashed on', async () => {
+  expect((await get(port, '/users/%zz')).body).toBe('user %zz via GET /users/{id}');
+  expect((await get(port, '/users/%E0%A4%A')).status).toBe(200);
+  expect((await get(port, '/%')).status).toBe(404);
+});
+
+test('malformed requests get a clean 4xx', async () => {
+  expect(await raw(port, 'GET /users/1 HTTP/1.1\r\nHost: a b\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+  expect(await raw(port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+  expect(await raw(port, 'GET /\u0001 HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+  const huge = `GET /users/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
+  expect(await raw(port, huge)).toMatch(/^HTTP\/1\.1 431 /);
+  expect((await get(port, '/users/3')).status).toBe(200);
+});
+
+test('a client that disconnects mid-response does not hurt the server', async () => {
+  await new Promise<void>((resolve) => {
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/stream' }, (res) => {
+      res.once('data', () => {
+        req.destroy();
+        setTimeout(resolve, 50);
+      });
+    });
+    req.on('error', () => {});
+    req.end();
+  });
+  expect((await get(port, '/users/4')).body).toBe('user 4 via GET /users/{id}');
+});
+
+test('shutdown lets an in-flight request finish, then closes', async () => {
+  const s = createServer(toNodeListener(mux));
+  s.listen(0, '127.0.0.1');
+  await once(s, 'listening');
+  const p = (s.address() as AddressInfo).port;
+  const inFlight = get(p, '/slow');
+  await new Promise((r) => setTimeout(r, 50));
+  let closed = false;
+  const done = shutdown(s, 5000).then(() => (closed = true));
+  await new Promise((r) => setTimeout(r, 50));
+  expect(closed).toBe(false);
+  await expect(get(p, '/users/1')).rejects.toThrow(); // no longer accepting
+  slowRelease();
+  expect((await inFlight).body).toBe('finished');
+  await done;
+  expect(closed).toBe(true);
+});
+
+test('serve prints its URL and exits cleanly on SIGTERM', async () => {
+  const script = `
+    const { ServeMux } = require('./core');
+    const { serve } = require('./core/node');
+    const mux = new ServeMux();
+    mux.handleFunc('/{$}', () => new Response('up'));
+    serve(mux, { port: 0, hostname: '127.0.0.1' });
+  `;
+  const root = path.join(__dirname, '..');
+  const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8');
+  const url = await new Promise<string>((resolve) => {
+    child.stdout.on('data', (c: string) => {
+      out += c;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+  });
+  expect(await (await fetch(url + '/')).text()).toBe('up');
+  child.kill('SIGTERM');
+  const [code] = await once(child, 'exit');
+  expect(code).toBe(0);
+}, 20_000);

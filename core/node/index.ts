@@ -1,0 +1,183 @@
+// pagetree/node: serve a ServeMux (or any handler) with node:http.
+//
+// The hot path writes a LiteResponse's status, headers and string body
+// straight to the ServerResponse; a real Response is streamed. Nothing a
+// client sends can crash the process: node answers unparsable requests with
+// 400/431 itself, a bad Host gets 400, a handler that throws or rejects gets
+// a 500 with no detail, and a client that goes away mid-response is dropped.
+
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream';
+import { callHandler, setRoute, type Handler } from '../mux/request';
+import { ServeMux } from '../mux/serve-mux';
+import { liteData } from '../response';
+import { createRequest } from './request';
+
+/** A node:http request listener. */
+export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
+
+// RFC 3986 reg-name, IPv4 or bracketed IPv6, and an optional port.
+const validHost = /^[A-Za-z0-9\-._~!$&'()*+,;=%]*(?::[0-9]*)?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]*)?$/;
+
+/**
+ * A node:http listener that serves a ServeMux or handler.
+ * @example http.createServer(toNodeListener(mux)).listen(3000)
+ */
+export function toNodeListener(handler: Handler | ServeMux): NodeListener {
+  const call =
+    handler instanceof ServeMux
+      ? (req: Request) => handler.serveHTTP(req)
+      : (req: Request) => callHandler(handler, setRoute(req, '', [], []));
+  return (incoming, outgoing) => {
+    const host = incoming.headers.host;
+    if (host !== undefined && !validHost.test(host)) {
+      writeText(outgoing, 400, 'Bad Request: malformed Host header');
+      return;
+    }
+    const req = createRequest(incoming, outgoing);
+    let res: Response | Promise<Response>;
+    try {
+      res = call(req);
+    } catch (err) {
+      fail(outgoing, req, err);
+      return;
+    }
+    if (res instanceof Promise) {
+      res.then(
+        (r) => send(outgoing, req, r),
+        (err: unknown) => fail(outgoing, req, err),
+      );
+    } else {
+      send(outgoing, req, res);
+    }
+  };
+}
+
+function send(outgoing: ServerResponse, req: Request, res: Response): void {
+  if (outgoing.destroyed) return; // the client went away
+  if (!(res instanceof Response)) {
+    fail(outgoing, req, new TypeError(`handler returned ${String(res)}, not a Response`));
+    return;
+  }
+  const data = liteData(res);
+  if (data) {
+    const { status, body, headers } = data;
+    if (body === null) {
+      outgoing.writeHead(status, headers).end();
+    } else {
+      const head =
+        headers['content-length'] === undefined
+          ? { ...headers, 'content-length': String(Buffer.byteLength(body)) }
+          : headers;
+      outgoing.writeHead(status, head).end(body);
+    }
+    return;
+  }
+  const headers: Record<string, string | string[]> = {};
+  res.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = res.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  outgoing.writeHead(res.status, res.statusText, headers);
+  if (res.body === null) {
+    outgoing.end();
+    return;
+  }
+  pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), outgoing, (err) => {
+    if (err && !outgoing.destroyed) {
+      console.error(`pagetree: streaming the response to ${req.method} ${req.url} failed:`, err);
+      outgoing.destroy();
+    }
+  });
+}
+
+function fail(outgoing: ServerResponse, req: Request, err: unknown): void {
+  console.error(`pagetree: handler for ${req.method} ${req.url} failed:`, err);
+  if (outgoing.destroyed) return;
+  if (outgoing.headersSent) {
+    outgoing.destroy(); // half a response must not look like a whole one
+    return;
+  }
+  writeText(outgoing, 500, 'Internal Server Error');
+}
+
+function writeText(outgoing: ServerResponse, status: number, message: string): void {
+  const body = message + '\n';
+  outgoing
+    .writeHead(status, {
+      'content-type': 'text/plain; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'content-length': String(Buffer.byteLength(body)),
+    })
+    .end(body);
+}
+
+/** Options of `serve`. */
+export interface ServeOptions {
+  /** Port to listen on; 0 picks a free one. Default: `PORT` from the environment, else 3000. */
+  port?: number;
+  /** Address to bind. Default: node's (all interfaces). */
+  hostname?: string;
+  /** Stop gracefully on SIGINT and SIGTERM (default true). */
+  handleSignals?: boolean;
+  /** Called once listening, with the URL; default prints it. */
+  onListen?: (url: string) => void;
+  /** How long in-flight requests may take to finish at shutdown, in ms (default 10000). */
+  shutdownTimeout?: number;
+}
+
+/**
+ * Serves a ServeMux or handler on node:http, prints the URL, and shuts down
+ * gracefully on SIGINT/SIGTERM: stop accepting, let in-flight requests
+ * finish, then exit.
+ * @example serve(mux, { port: 3000 }) // prints "pagetree: listening on http://localhost:3000"
+ */
+export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): Server {
+  const server = createServer(toNodeListener(handler));
+  const port = options.port ?? (Number(process.env.PORT) || 3000);
+  const onListen = options.onListen ?? ((url: string) => console.log(`pagetree: listening on ${url}`));
+  server.listen(port, options.hostname, () => onListen(serverUrl(server, options.hostname)));
+  if (options.handleSignals ?? true) {
+    const stop = (signal: string) => {
+      console.log(`pagetree: ${signal}, finishing in-flight requests`);
+      shutdown(server, options.shutdownTimeout ?? 10_000).then(() => process.exit(0));
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    server.once('close', () => {
+      process.removeListener('SIGINT', stop);
+      process.removeListener('SIGTERM', stop);
+    });
+  }
+  return server;
+}
+
+/**
+ * Stops accepting connections, waits for in-flight requests, and closes
+ * connections still open after `timeout` ms.
+ * @example await shutdown(server, 5000)
+ */
+export function shutdown(server: Server, timeout = 10_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), timeout);
+    // A keep-alive connection turns idle once its in-flight response is done: close it then.
+    const sweep = setInterval(() => server.closeIdleConnections(), 50);
+    timer.unref();
+    sweep.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      clearInterval(sweep);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
+}
+
+function serverUrl(server: Server, hostname: string | undefined): string {
+  const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const host = !hostname || hostname === '0.0.0.0' || hostname === '::' ? 'localhost' : hostname;
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}

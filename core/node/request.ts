@@ -1,0 +1,193 @@
+// A lazy Web Request over node:http's IncomingMessage.
+//
+// Building a real `Request` (URL parsing, a Headers copy, a body stream)
+// costs more than routing and rendering a small page. NodeRequest answers
+// `method`, `url` and `headers.get()` straight from the IncomingMessage, hands
+// the mux the raw target so it parses no URL, and builds the real Request
+// only when something asks for the body, the signal or another member.
+// It passes `instanceof Request`.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { kTarget, parseTarget, type RequestTarget } from '../mux/request';
+
+const kIncoming = Symbol('pagetree.incoming');
+const kReal = Symbol('pagetree.realRequest');
+const kUrl = Symbol('pagetree.url');
+const kHeaders = Symbol('pagetree.headers');
+const kAbort = Symbol('pagetree.abort');
+const kOutgoing = Symbol('pagetree.outgoing');
+
+// Methods the Request constructor refuses; the real request says GET for them.
+const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
+
+class NodeRequest {
+  [kIncoming]: IncomingMessage;
+  [kOutgoing]: ServerResponse;
+  [kTarget]: RequestTarget;
+  [kUrl]: string | undefined = undefined;
+  [kHeaders]: NodeHeaders | undefined = undefined;
+  [kReal]: Request | undefined = undefined;
+  [kAbort]: AbortController | undefined = undefined;
+
+  constructor(incoming: IncomingMessage, outgoing: ServerResponse) {
+    this[kIncoming] = incoming;
+    this[kOutgoing] = outgoing;
+    const raw = incoming.url ?? '/';
+    const host = incoming.headers.host ?? '';
+    this[kTarget] = raw[0] === '/' || raw === '*' ? splitOriginForm(host, raw) : parseTarget(raw);
+  }
+
+  get method(): string {
+    return this[kIncoming].method ?? 'GET';
+  }
+
+  get url(): string {
+    if (this[kUrl] === undefined) {
+      const t = this[kTarget];
+      const scheme = (this[kIncoming].socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+      const path = t.path === '*' ? '/' : t.path;
+      this[kUrl] = `${scheme}://${t.host || 'localhost'}${path}${t.query === '' ? '' : '?' + t.query}`;
+    }
+    return this[kUrl];
+  }
+
+  get headers(): Headers {
+    return (this[kHeaders] ??= new NodeHeaders(this[kIncoming])) as unknown as Headers;
+  }
+
+  get signal(): AbortSignal {
+    return abortController(this).signal;
+  }
+}
+Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
+
+function splitOriginForm(host: string, raw: string): RequestTarget {
+  const q = raw.indexOf('?');
+  return q < 0 ? { host, path: raw, query: '' } : { host, path: raw.slice(0, q), query: raw.slice(q + 1) };
+}
+
+// Made on first use of the signal: it aborts when the client goes away before
+// the response is complete. Most requests never ask, and pay nothing for it.
+function abortController(req: NodeRequest): AbortController {
+  let c = req[kAbort];
+  if (!c) {
+    const controller = (c = req[kAbort] = new AbortController());
+    const outgoing = req[kOutgoing];
+    const abort = () => {
+      if (!outgoing.writableFinished) controller.abort(new Error('client disconnected'));
+    };
+    if (outgoing.destroyed) abort();
+    else outgoing.once('close', abort);
+  }
+  return c;
+}
+
+// The real Request, with the body streamed from the IncomingMessage.
+function real(req: NodeRequest): Request {
+  if (!req[kReal]) {
+    const incoming = req[kIncoming];
+    const method = req.method;
+    const init: RequestInit & { duplex?: 'half' } = {
+      method: forbiddenMethods.has(method) ? 'GET' : method,
+      headers: rawHeaderPairs(incoming),
+      signal: abortController(req).signal,
+    };
+    if (method !== 'GET' && method !== 'HEAD' && !forbiddenMethods.has(method)) {
+      init.body = Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>;
+      init.duplex = 'half';
+    }
+    req[kReal] = new Request(req.url, init);
+  }
+  return req[kReal];
+}
+
+for (const key of [
+  'body',
+  'bodyUsed',
+  'cache',
+  'credentials',
+  'destination',
+  'duplex',
+  'integrity',
+  'keepalive',
+  'mode',
+  'redirect',
+  'referrer',
+  'referrerPolicy',
+] as const) {
+  Object.defineProperty(NodeRequest.prototype, key, {
+    get(this: NodeRequest) {
+      return (real(this) as unknown as Record<string, unknown>)[key];
+    },
+  });
+}
+for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const) {
+  Object.defineProperty(NodeRequest.prototype, key, {
+    value(this: NodeRequest) {
+      const r = real(this) as unknown as Record<string, () => unknown>;
+      return r[key]!();
+    },
+  });
+}
+
+function rawHeaderPairs(incoming: IncomingMessage): [string, string][] {
+  const raw = incoming.rawHeaders;
+  const pairs: [string, string][] = [];
+  for (let i = 0; i + 1 < raw.length; i += 2) pairs.push([raw[i]!, raw[i + 1]!]);
+  return pairs;
+}
+
+/**
+ * The request headers as a Headers, read from the IncomingMessage. `get` and
+ * `has` read node's parsed headers; anything else (iteration, mutation) works
+ * on a real Headers copied on first use.
+ */
+class NodeHeaders {
+  #incoming: IncomingMessage;
+  #real: Headers | undefined;
+
+  constructor(incoming: IncomingMessage) {
+    this.#incoming = incoming;
+  }
+
+  get(name: string): string | null {
+    if (this.#real) return this.#real.get(name);
+    const v = this.#incoming.headers[name.toLowerCase()];
+    if (v === undefined) return null;
+    return typeof v === 'string' ? v : v.join(', ');
+  }
+
+  has(name: string): boolean {
+    return this.#real ? this.#real.has(name) : this.#incoming.headers[name.toLowerCase()] !== undefined;
+  }
+
+  /** The real Headers, copied from the raw headers on first use. */
+  toHeaders(): Headers {
+    return (this.#real ??= new Headers(rawHeaderPairs(this.#incoming)));
+  }
+}
+Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype);
+
+for (const key of ['append', 'delete', 'set', 'forEach', 'entries', 'keys', 'values', 'getSetCookie'] as const) {
+  Object.defineProperty(NodeHeaders.prototype, key, {
+    value(this: NodeHeaders, ...args: unknown[]) {
+      const h = this.toHeaders() as unknown as Record<string, (...a: unknown[]) => unknown>;
+      return h[key]!(...args);
+    },
+  });
+}
+Object.defineProperty(NodeHeaders.prototype, Symbol.iterator, {
+  value(this: NodeHeaders) {
+    return this.toHeaders()[Symbol.iterator]();
+  },
+});
+
+/**
+ * A Request for an IncomingMessage, built lazily (see above); its signal
+ * aborts if the client disconnects before the response is complete.
+ * @example createRequest(incoming, outgoing).headers.get('hx-request') // → "true"
+ */
+export function createRequest(incoming: IncomingMessage, outgoing: ServerResponse): Request {
+  return new NodeRequest(incoming, outgoing) as unknown as Request;
+}
