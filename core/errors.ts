@@ -29,3 +29,39 @@ export class ConflictError extends Error {
     super(message);
   }
 }
+
+/**
+ * A route tree that cannot be mounted. The message starts with the field
+ * path of the route at fault (`App.admin.user`) and ends with the fix.
+ */
+export class MountError extends Error {
+  override name = 'MountError';
+  constructor(
+    /** Field path of the route at fault, e.g. "App.admin.user". */
+    readonly fieldPath: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`mount: ${fieldPath}: ${message}`, options);
+  }
+}
+
+/**
+ * An error with an HTTP status, thrown from `props()` (or anywhere in a
+ * page): the response gets its status and its message as plain text.
+ * @example throw new HttpError(404, 'No such user')
+ */
+export class HttpError extends Error {
+  override name = 'HttpError';
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Extra response headers, e.g. `{ allow: 'GET' }`. */
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    if (!Number.isInteger(status) || status < 400 || status > 599) {
+      throw new RangeError(`HttpError: status ${status} is not a 4xx or 5xx status`);
+    }
+  }
+}

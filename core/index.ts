@@ -1,6 +1,19 @@
 // The public entry of pagetree: every export is named here, on purpose.
 
-export { ConflictError, PatternError } from './errors';
+export { currentPage, setHeader, setStatus } from './context';
+export { defaultErrorHandler, redirect, renderComponent } from './dispatch';
+export type { ErrorHandler, RenderComponent } from './dispatch';
+export { ConflictError, HttpError, MountError, PatternError } from './errors';
+export { id, idTarget } from './ids';
+export { mount } from './mount';
+export type { MountOptions } from './mount';
 export { ServeMux } from './mux/serve-mux';
 export type { HandlerMatch } from './mux/serve-mux';
 export type { Handler, HandlerFunc, HandlerObject, PageRequest } from './mux/request';
+export { PageNode } from './page-node';
+export type { Component, Middleware, NodeKind } from './page-node';
+export type { RenderTarget } from './render-target';
+export { route } from './route';
+export type { PageClass, Route } from './route';
+export { Tree } from './tree';
+export type { RouteInfo } from './tree';

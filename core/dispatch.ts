@@ -1,0 +1,172 @@
+// The page pipeline: from a matched request to a rendered response.
+//
+//   serveHTTP page  → page.serveHTTP(req), as is
+//   other pages     → target = selectTarget(req)
+//                     props  = await page.props(req, target)    (once)
+//                     html   = await page.page(props) | the selected partial(props)
+//                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
+//
+// `props` may also return or throw a Response (sent as is), return
+// renderComponent(element) (rendered instead), or throw an HttpError. The
+// body is rendered whole before anything is sent: an error mid-render sends
+// the error handler's answer, never half a page.
+
+import { requestContext } from './context';
+import { HttpError } from './errors';
+import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from './mux/request';
+import type { Component, Middleware, PageNode } from './page-node';
+import { fullTarget, selectedComponent, selectTarget, type RenderTarget } from './render-target';
+import { liteData, liteResponse, textError } from './response';
+import type { Tree } from './tree';
+
+/** Replaces the default error answer: `mount(..., { errorHandler })`. */
+export type ErrorHandler = (
+  err: unknown,
+  req: PageRequest,
+  node: PageNode,
+  target: RenderTarget,
+) => Response | Promise<Response>;
+
+const VARY = 'HX-Request, HX-Target, HX-Request-Type';
+const htmlHeaders: Readonly<Record<string, string>> = { 'content-type': 'text/html; charset=utf-8', vary: VARY };
+
+const kElement = Symbol('pagetree.renderComponent');
+
+/** What `renderComponent` returns; `props()` returns it to render that element. */
+export interface RenderComponent {
+  readonly [kElement]: string | Promise<string>;
+}
+
+/**
+ * Tells the pipeline to render this element instead of `page`/the partial:
+ * return it from `props()`.
+ * @example if (target.is(this.todoList)) return renderComponent(this.todoList(await store.active()));
+ */
+export function renderComponent(element: string | Promise<string>): RenderComponent {
+  return { [kElement]: element };
+}
+
+function isRenderComponent(value: unknown): value is RenderComponent {
+  return typeof value === 'object' && value !== null && kElement in value;
+}
+
+/**
+ * An htmx-aware redirect: `HX-Location` for htmx requests (htmx navigates
+ * without a full reload), 303 See Other for the rest.
+ * @example return redirect(urlFor(TodosPage)); // in props(), after a POST
+ */
+export function redirect(url: string): Response {
+  const req = requestContext.getStore()?.req;
+  if (req?.headers.get('hx-request') === 'true') return liteResponse(200, '', { 'hx-location': url, vary: VARY });
+  return liteResponse(303, null, { location: url, vary: VARY });
+}
+
+interface PageObject {
+  props?: (req: PageRequest, target: RenderTarget) => unknown;
+  [method: string]: unknown;
+}
+
+/**
+ * The handler mount registers for a node: the request context entered
+ * outermost, then the middlewares (outermost first), then the page.
+ */
+export function routeHandler(
+  tree: Tree,
+  node: PageNode,
+  middlewares: Middleware[],
+  onError: ErrorHandler,
+): HandlerFunc {
+  const fail = (err: unknown, req: PageRequest): Response | Promise<Response> =>
+    err instanceof Response ? err : answerError(err, req, node, fullTarget(node), onError);
+  let inner: HandlerFunc =
+    node.kind === 'handler'
+      ? (req) => callHandler(node.page as HandlerObject, req)
+      : (req) => renderPage(node, node.page as PageObject, req, onError);
+  for (let i = middlewares.length - 1; i >= 0; i--) {
+    const h = middlewares[i]!(inner, node);
+    inner = typeof h === 'function' ? h : (req) => h.serveHTTP(req);
+  }
+  const handler = inner;
+  const guarded = (req: PageRequest): Response | Promise<Response> => {
+    try {
+      const res = handler(req);
+      return res instanceof Promise ? res.catch((err: unknown) => fail(err, req)) : res;
+    } catch (err) {
+      return fail(err, req);
+    }
+  };
+  return (req) => requestContext.run({ tree, node, req, status: 200, headers: undefined }, guarded, req);
+}
+
+async function renderPage(
+  node: PageNode,
+  page: PageObject,
+  req: PageRequest,
+  onError: ErrorHandler,
+): Promise<Response> {
+  const ctx = requestContext.getStore()!;
+  ctx.req = req; // a middleware may have replaced it
+  let target = fullTarget(node);
+  try {
+    target = selectTarget(node, req.headers);
+    const props = page.props ? await page.props(req, target) : undefined;
+    if (props instanceof Response) return withVary(props);
+    let html: unknown;
+    if (isRenderComponent(props)) {
+      html = await props[kElement];
+    } else {
+      const selected = selectedComponent(target) ?? node.components[0]!;
+      html = await (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
+    }
+    if (typeof html !== 'string') {
+      throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
+    }
+    return liteResponse(ctx.status, html, ctx.headers ? { ...htmlHeaders, ...ctx.headers } : htmlHeaders);
+  } catch (err) {
+    if (err instanceof Response) return withVary(err);
+    return withVary(await answerError(err, req, node, target, onError));
+  }
+}
+
+async function answerError(
+  err: unknown,
+  req: PageRequest,
+  node: PageNode,
+  target: RenderTarget,
+  onError: ErrorHandler,
+): Promise<Response> {
+  if (!(err instanceof HttpError)) console.error(`pagetree: ${node.fieldPath} (${node.pattern}) failed:`, err);
+  try {
+    return await onError(err, req, node, target);
+  } catch (handlerErr) {
+    console.error(`pagetree: the error handler failed for ${node.fieldPath}:`, handlerErr);
+    return textError(500, 'Internal Server Error');
+  }
+}
+
+/**
+ * The default error answer: an HttpError's status and message, anything
+ * else a bare 500; plain text (a fragment htmx can swap), no stack.
+ */
+export const defaultErrorHandler: ErrorHandler = (err) =>
+  err instanceof HttpError ? textError(err.status, err.message, err.headers) : textError(500, 'Internal Server Error');
+
+// Adds the htmx Vary to a response from props or the error handler.
+function withVary(res: Response): Response {
+  const data = liteData(res);
+  if (data) return liteResponse(data.status, data.body, { ...data.headers, vary: mergeVary(data.headers.vary) });
+  try {
+    res.headers.set('vary', mergeVary(res.headers.get('vary') ?? undefined));
+    return res;
+  } catch {
+    // Immutable headers (Response.redirect): copy.
+    const copy = new Response(res.body, res);
+    copy.headers.set('vary', mergeVary(res.headers.get('vary') ?? undefined));
+    return copy;
+  }
+}
+
+function mergeVary(existing: string | undefined): string {
+  if (!existing || existing === VARY) return VARY;
+  return existing.includes('HX-Request') ? existing : `${existing}, ${VARY}`;
+}

@@ -1,0 +1,230 @@
+// mount(): builds the page tree from route fields and registers it on a ServeMux.
+//
+//   1. build: construct each page class once (with `deps`), read its route
+//      fields in declaration order, compose full paths with path.posix.join;
+//   2. ids: give every component its element id (duplicates fail);
+//   3. register: children before parents, `METHOD /full/path` per page;
+//   4. init(): once per page, children before parents.
+// Anything wrong fails here, with the field path and the fix, never later on a request.
+
+import { posix } from 'node:path';
+import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch';
+import { ConflictError, MountError, PatternError } from './errors';
+import type { ServeMux } from './mux/serve-mux';
+import { rememberTree } from './ids';
+import { PageNode, type Middleware } from './page-node';
+import { isRoute, parseTag, type PageClass } from './route';
+import { Tree } from './tree';
+
+/** Options of `mount`. */
+export interface MountOptions<TDeps = unknown> {
+  /** Passed to every page class constructor. */
+  deps?: TDeps;
+  /** Wrap every route, outermost first (before the pages' own `middlewares()`). */
+  middlewares?: Middleware[];
+  /** Replaces the default error answer (plain-text status and message, no stack). */
+  errorHandler?: ErrorHandler;
+  /** Called for each route whose target has nothing to serve and no children (default: a warning). */
+  onEmptyRoute?: (node: PageNode) => void;
+  /** Generated element ids longer than this are shortened (default 40). */
+  maxIdLength?: number;
+}
+
+/**
+ * Mounts a root page class (or instance) at a route and registers its tree.
+ * @example const tree = mount(mux, App, '/', 'Home', { deps });
+ */
+export function mount<TRoot extends object, TDeps = unknown>(
+  mux: ServeMux,
+  root: PageClass<TRoot> | TRoot,
+  routeTag = '/',
+  title = '',
+  options: MountOptions<TDeps> = {},
+): Tree<TRoot> {
+  if ((typeof root !== 'function' || !root.prototype) && (typeof root !== 'object' || root === null)) {
+    throw new MountError(
+      String(root),
+      'the root must be a page class or an object; pass the class, e.g. mount(mux, App)',
+    );
+  }
+  const rootName = typeof root === 'function' ? root.name : root.constructor.name;
+  const tag = parseTag(routeTag);
+  checkPath(rootName, routeTag, tag.path || '/');
+  const rootNode = build(
+    root,
+    rootName,
+    rootName,
+    { ...tag, path: tag.path || '/', title: title || tag.title },
+    null,
+    [],
+    options,
+  );
+  const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40);
+  register(mux, tree, rootNode, options);
+  runInit(rootNode);
+  rememberTree(tree);
+  return tree;
+}
+
+function build(
+  target: unknown,
+  name: string,
+  fieldPath: string,
+  tag: { method: string; path: string; title: string },
+  parent: PageNode | null,
+  ancestors: unknown[],
+  options: MountOptions<unknown>,
+): PageNode {
+  if (ancestors.includes(target)) {
+    throw new MountError(
+      fieldPath,
+      `routes back to ${describe(target)}, an ancestor: a page tree cannot contain itself`,
+    );
+  }
+  let page: object;
+  if (typeof target === 'function' && target.prototype) {
+    try {
+      page = new (target as new (deps: unknown) => object)(options.deps);
+    } catch (err) {
+      throw new MountError(fieldPath, `constructing ${target.name} failed: ${String(err)}`, { cause: err });
+    }
+  } else if (typeof target === 'object' && target !== null) {
+    page = target;
+  } else {
+    throw new MountError(
+      fieldPath,
+      `route target ${String(target)} is not a page class or object; pass a class, e.g. route('/x', XPage)`,
+    );
+  }
+  const fields = Object.entries(page).filter(([, v]) => isRoute(v));
+  const parentPath = parent ? parent.fullRoute() : '';
+  const node = new PageNode(
+    name,
+    tag.title,
+    tag.method,
+    tag.path,
+    parent,
+    page,
+    fieldPath,
+    composePath(parentPath, tag.path),
+    fields.length > 0,
+  );
+  for (const [field, value] of fields) {
+    const childPath = `${fieldPath}.${field}`;
+    const route = value as { tag: string; target: unknown };
+    const childTag = parseTag(route.tag);
+    checkPath(childPath, route.tag, childTag.path);
+    node.children.push(build(route.target, field, childPath, childTag, node, [...ancestors, target], options));
+  }
+  if (node.kind === 'page' && node.components[0]?.name !== 'page') {
+    throw new MountError(
+      fieldPath,
+      `${describe(target)} has props() or partial methods but no page(): add page() to render it, ` +
+        `or prefix helper methods with "_" to make it a page group`,
+    );
+  }
+  if (node.kind === 'empty') {
+    (options.onEmptyRoute ?? warnEmpty)(node);
+  }
+  return node;
+}
+
+function warnEmpty(node: PageNode): void {
+  console.warn(`pagetree: ${node.fieldPath} has no page(), serveHTTP() or routes; it was skipped`);
+}
+
+function checkPath(fieldPath: string, tag: string, path: string): void {
+  if (!path.startsWith('/')) {
+    throw new MountError(
+      fieldPath,
+      `invalid route tag ${JSON.stringify(tag)}: the path must start with "/"; write it as '[METHOD] /path [Title]'`,
+    );
+  }
+}
+
+/**
+ * The full path of a child: path.posix.join of the parent's and its own, with
+ * a trailing slash dropped (so "/todos/" is the exact "/todos"; `{rest...}` is the way to a subtree).
+ * @example composePath('/admin', '/{$}') // → "/admin/{$}"
+ */
+export function composePath(parent: string, own: string): string {
+  const joined = posix.join(parent || '/', own);
+  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
+}
+
+function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptions<unknown>): void {
+  const onError = options.errorHandler ?? defaultErrorHandler;
+  const ownMiddlewares = new Map<PageNode, Middleware[]>();
+  const middlewaresOf = (node: PageNode): Middleware[] => {
+    let list = ownMiddlewares.get(node);
+    if (!list) {
+      const m = (node.page as { middlewares?: () => Middleware[] }).middlewares;
+      list = typeof m === 'function' ? m.call(node.page) : [];
+      ownMiddlewares.set(node, list);
+    }
+    return list;
+  };
+  const visit = (node: PageNode) => {
+    node.children.forEach(visit); // children register before their parent
+    if (node.kind !== 'page' && node.kind !== 'handler') return;
+    const chain: PageNode[] = [];
+    for (let n: PageNode | null = node; n; n = n.parent) chain.unshift(n);
+    const middlewares = [...(options.middlewares ?? []), ...chain.flatMap(middlewaresOf)];
+    const pattern = node.method ? `${node.method} ${node.fullRoute()}` : node.fullRoute();
+    try {
+      mux.handle(pattern, routeHandler(tree, node, middlewares, onError), node.fieldPath);
+    } catch (err) {
+      throw mountErrorFor(node, pattern, err);
+    }
+    node.pattern = pattern;
+  };
+  visit(root);
+}
+
+function mountErrorFor(node: PageNode, pattern: string, err: unknown): Error {
+  if (err instanceof PatternError && err.reason.startsWith('duplicate wildcard name')) {
+    return new MountError(
+      node.fieldPath,
+      `the composed pattern ${JSON.stringify(pattern)} has the ${err.reason}: a wildcard of this route repeats one of ` +
+        `its parents'; rename one of them`,
+      { cause: err },
+    );
+  }
+  if (err instanceof PatternError) {
+    return new MountError(
+      node.fieldPath,
+      `invalid route tag for pattern ${JSON.stringify(pattern)}: ${err.message}; fix the tag '[METHOD] /path [Title]'`,
+      { cause: err },
+    );
+  }
+  if (err instanceof ConflictError) {
+    return new MountError(
+      node.fieldPath,
+      `route conflict: ${err.message}\nFix: make one pattern more specific, or give the routes different methods`,
+      { cause: err },
+    );
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}
+
+function runInit(node: PageNode): void {
+  node.children.forEach(runInit);
+  const init = (node.page as { init?: () => unknown }).init;
+  if (typeof init !== 'function') return;
+  let result: unknown;
+  try {
+    result = init.call(node.page);
+  } catch (err) {
+    throw new MountError(node.fieldPath, `init() failed: ${String(err)}`, { cause: err });
+  }
+  if (result instanceof Promise) {
+    result.catch(() => {}); // reported below, not as an unhandled rejection
+    throw new MountError(node.fieldPath, 'init() returned a Promise; it must be synchronous (load data in props())');
+  }
+}
+
+function describe(target: unknown): string {
+  if (typeof target === 'function') return target.name || 'an anonymous class';
+  if (typeof target === 'object' && target !== null) return target.constructor.name;
+  return String(target);
+}

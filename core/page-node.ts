@@ -1,0 +1,124 @@
+// The page tree: one PageNode per route field, built at mount.
+//
+//   class App   { index = route('/{$} Home', Home); admin = route('/admin', Admin) }
+//   class Admin { user = route('/users/{userId} User', UserPage) }
+//
+//   App (group, "/")
+//   ├─ index  Home      "/{$}"                 App.index
+//   └─ admin  Admin     "/admin"   (group)     App.admin
+//      └─ user UserPage "/admin/users/{userId}" App.admin.user
+//
+// A node's kind follows from its page object: `serveHTTP()` makes a handler;
+// `page()`, `props()` or other methods make a page; only route fields make a
+// group (its children register, it does not); nothing at all is empty.
+
+import { kebab as kebabName } from './kebab';
+import type { Handler, HandlerFunc } from './mux/request';
+
+/** A method of a page that renders: `page` or a partial. */
+export interface Component {
+  /** Method name, e.g. "todoList". */
+  readonly name: string;
+  /** The function `this.todoList` evaluates to on the page. */
+  readonly fn: (...args: never[]) => unknown;
+  /** kebab(name), e.g. "todo-list". */
+  readonly kebab: string;
+  /** The generated element id, e.g. "todos-todo-list". */
+  id: string;
+}
+
+/** How a node answers: render `page()`/partials, call `serveHTTP`, or only hold children. */
+export type NodeKind = 'page' | 'handler' | 'group' | 'empty';
+
+/**
+ * A middleware wraps the handler of one route; it is built once per route
+ * at mount and receives the node it serves.
+ * @example const timing: Middleware = (next) => async (req) => { const res = await next(req); res.headers.set('x-t', '1'); return res; }
+ */
+export type Middleware = (next: HandlerFunc, node: PageNode) => Handler;
+
+// Methods that are never components.
+const notComponents = new Set(['constructor', 'props', 'serveHTTP', 'middlewares', 'init']);
+
+/** One route of the tree: a page, a handler, or a group of routes. */
+export class PageNode {
+  readonly children: PageNode[] = [];
+  readonly kind: NodeKind;
+  readonly components: readonly Component[];
+  /** The registered pattern (`METHOD /full/path`), or "" for groups and empty nodes. */
+  pattern = '';
+  readonly #fullPath: string;
+
+  constructor(
+    /** Field name; the root's class name. */
+    readonly name: string,
+    readonly title: string,
+    /** Upper-case method of the tag, or "". */
+    readonly method: string,
+    /** The path of the tag, as written. */
+    readonly route: string,
+    readonly parent: PageNode | null,
+    /** The page object: the constructed class or the instance given. */
+    readonly page: object,
+    /** Dotted path from the root, e.g. "App.admin.user". */
+    readonly fieldPath: string,
+    fullPath: string,
+    hasChildren: boolean,
+  ) {
+    this.#fullPath = fullPath;
+    this.components = findComponents(page);
+    const p = page as Record<string, unknown>;
+    if (typeof p.serveHTTP === 'function') this.kind = 'handler';
+    else if (this.components.length > 0 || typeof p.props === 'function') this.kind = 'page';
+    else this.kind = hasChildren ? 'group' : 'empty';
+  }
+
+  /**
+   * The full path: the tag paths from the root joined as path.posix.join does.
+   * @example tree.root.children[1].children[0].fullRoute() // → "/admin/users/{userId}"
+   */
+  fullRoute(): string {
+    return this.#fullPath;
+  }
+
+  /** The page class (the constructor of the page object). */
+  get pageClass(): abstract new (...args: never[]) => object {
+    return this.page.constructor as abstract new (...args: never[]) => object;
+  }
+
+  /** The component whose function is `fn` (`this.todoList`), if the page has one. */
+  componentOf(fn: unknown): Component | undefined {
+    return this.components.find((c) => c.fn === fn);
+  }
+}
+
+// The rendering methods of a page, in declaration order: own function fields
+// first (instances given as object literals), then the prototype chain.
+function findComponents(page: object): Component[] {
+  const found: Component[] = [];
+  const seen = new Set<string>();
+  const add = (name: string, value: unknown) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    if (typeof value !== 'function' || notComponents.has(name) || name.startsWith('_') || name.endsWith('Props')) {
+      return;
+    }
+    // `this.x` is what users pass to id() and target.is(): read it off the page.
+    const fn = (page as Record<string, unknown>)[name] as Component['fn'];
+    found.push({ name, fn, kebab: kebabName(name), id: '' });
+  };
+  for (const name of Object.keys(page)) add(name, (page as Record<string, unknown>)[name]);
+  for (
+    let proto = Object.getPrototypeOf(page);
+    proto && proto !== Object.prototype;
+    proto = Object.getPrototypeOf(proto)
+  ) {
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      const d = Object.getOwnPropertyDescriptor(proto, name)!;
+      add(name, 'value' in d ? d.value : undefined);
+    }
+  }
+  // `page` leads: it is the full render and the default.
+  found.sort((a, b) => Number(b.name === 'page') - Number(a.name === 'page'));
+  return found;
+}

@@ -1,0 +1,139 @@
+// The handle `mount` returns: the mounted page tree, its routes, and the
+// id/urlFor helpers for use outside a request (boot-time checks, tests).
+//
+// Element ids: kebab(field path below the root) + "-" + kebab(method):
+//   App.todos      todoList     → "todos-todo-list"
+//   App (root page) header      → "app-header"
+// Longer than maxIdLength (40): "<last field>-<method>", plus "-" and four hex
+// of a hash of the field path when that short form is not unique in the tree.
+
+import { MountError } from './errors';
+import { kebab, shortHash } from './kebab';
+import type { Component, PageNode } from './page-node';
+
+/** One registered route, as `tree.routes()` lists it. */
+export interface RouteInfo {
+  /** The pattern registered with the mux, e.g. "GET /admin/users/{userId}". */
+  pattern: string;
+  title: string;
+  /** Field name of the route. */
+  name: string;
+  /** e.g. "App.admin.user". */
+  fieldPath: string;
+  pageClass: abstract new (...args: never[]) => object;
+  node: PageNode;
+}
+
+/** A mounted page tree. */
+export class Tree<TRoot = unknown> {
+  /** Phantom: the root class's type, for typed helpers. */
+  declare readonly __root?: TRoot;
+  readonly nodes: readonly PageNode[];
+  readonly #byFn = new Map<unknown, { node: PageNode; component: Component }[]>();
+
+  constructor(
+    readonly root: PageNode,
+    maxIdLength: number,
+  ) {
+    const nodes: PageNode[] = [];
+    const walk = (n: PageNode) => {
+      nodes.push(n);
+      n.children.forEach(walk);
+    };
+    walk(root);
+    this.nodes = nodes;
+    assignIds(root, nodes, maxIdLength);
+    for (const node of nodes) {
+      for (const component of node.components) {
+        const list = this.#byFn.get(component.fn) ?? [];
+        list.push({ node, component });
+        this.#byFn.set(component.fn, list);
+      }
+    }
+  }
+
+  /**
+   * Every registered route, parents after their children as registered.
+   * @example tree.routes().map((r) => r.pattern) // → ["/{$}", "/todos", "/admin/users/{userId}"]
+   */
+  routes(): RouteInfo[] {
+    return this.nodes
+      .filter((n) => n.pattern !== '')
+      .map((n) => ({
+        pattern: n.pattern,
+        title: n.title,
+        name: n.name,
+        fieldPath: n.fieldPath,
+        pageClass: n.pageClass,
+        node: n,
+      }));
+  }
+
+  /**
+   * The element id of a page method; strings pass through. Inside a render,
+   * `current` (the page being rendered) decides between mounts of the same class.
+   * @example tree.id(todosPage.todoList) // → "todos-todo-list"
+   */
+  id(x: unknown, current?: PageNode): string {
+    if (typeof x === 'string') return x;
+    if (typeof x !== 'function') throw new TypeError(`id(): expected a page method or a string, got ${typeof x}`);
+    const own = current?.componentOf(x);
+    if (own) return own.id;
+    const mounts = this.#byFn.get(x);
+    if (!mounts) return kebab(x.name); // a standalone component function
+    if (mounts.length > 1) {
+      const where = mounts.map((m) => `${m.node.fieldPath} (${m.component.id})`).join(', ');
+      throw new Error(
+        `id(${x.name}): the method is mounted at ${mounts.length} places: ${where}; ` +
+          `call it while rendering one of them, or pass the id string`,
+      );
+    }
+    return mounts[0]!.component.id;
+  }
+
+  /**
+   * `#` + the element id, for `hx-target`; strings pass through.
+   * @example tree.idTarget(todosPage.todoList) // → "#todos-todo-list"
+   */
+  idTarget(x: unknown, current?: PageNode): string {
+    return typeof x === 'string' ? x : '#' + this.id(x, current);
+  }
+
+  /** Whether `fn` is a component somewhere in this tree. */
+  hasComponent(fn: unknown): boolean {
+    return this.#byFn.has(fn);
+  }
+}
+
+function assignIds(root: PageNode, nodes: PageNode[], maxIdLength: number): void {
+  const long: { node: PageNode; c: Component; id: string }[] = [];
+  for (const node of nodes) {
+    const prefix = node === root ? kebab(root.name) : fieldsBelowRoot(node).map(kebab).join('-');
+    for (const c of node.components) long.push({ node, c, id: `${prefix}-${c.kebab}` });
+  }
+  // Shorten the long ones, and count how often each candidate occurs.
+  const candidates = long.map((e) => (e.id.length > maxIdLength ? `${kebab(e.node.name)}-${e.c.kebab}` : e.id));
+  const count = new Map<string, number>();
+  for (const id of candidates) count.set(id, (count.get(id) ?? 0) + 1);
+  const owner = new Map<string, string>();
+  long.forEach((e, i) => {
+    let id = candidates[i]!;
+    if (id !== e.id && count.get(id)! > 1) id = `${id}-${shortHash(e.node.fieldPath)}`;
+    const other = owner.get(id);
+    const where = `${e.node.fieldPath}.${e.c.name}`;
+    if (other) {
+      throw new MountError(
+        where,
+        `element id "${id}" is also the id of ${other}; rename one of the fields or methods so their ids differ`,
+      );
+    }
+    owner.set(id, where);
+    e.c.id = id;
+  });
+}
+
+function fieldsBelowRoot(node: PageNode): string[] {
+  const names: string[] = [];
+  for (let n: PageNode | null = node; n && n.parent; n = n.parent) names.unshift(n.name);
+  return names;
+}
