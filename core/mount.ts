@@ -98,10 +98,12 @@ function build(
   }
   const fields = Object.entries(page).filter(([, v]) => isRoute(v));
   const parentPath = parent ? parent.fullRoute() : '';
+  // A route without a method takes its parent's: 'GET /admin' makes the admin section GET-only.
+  const method = tag.method || (parent ? parent.method : '');
   const node = new PageNode(
     name,
     tag.title,
-    tag.method,
+    method,
     tag.path,
     parent,
     page,

@@ -53,7 +53,7 @@ export class PageNode {
     /** Field name; the root's class name. */
     readonly name: string,
     readonly title: string,
-    /** Upper-case method of the tag, or "". */
+    /** Upper-case method of the tag (or, without one, the parent's), or "". */
     readonly method: string,
     /** The path of the tag, as written. */
     readonly route: string,

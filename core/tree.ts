@@ -53,20 +53,24 @@ export class Tree<TRoot = unknown> {
   }
 
   /**
-   * Every registered route, parents after their children as registered.
+   * Every registered route, in registration order (children before their parent).
    * @example tree.routes().map((r) => r.pattern) // → ["/{$}", "/todos", "/admin/users/{userId}"]
    */
   routes(): RouteInfo[] {
-    return this.nodes
-      .filter((n) => n.pattern !== '')
-      .map((n) => ({
-        pattern: n.pattern,
-        title: n.title,
-        name: n.name,
-        fieldPath: n.fieldPath,
-        pageClass: n.pageClass,
-        node: n,
-      }));
+    const order: PageNode[] = [];
+    const visit = (n: PageNode) => {
+      n.children.forEach(visit);
+      if (n.pattern !== '') order.push(n);
+    };
+    visit(this.root);
+    return order.map((n) => ({
+      pattern: n.pattern,
+      title: n.title,
+      name: n.name,
+      fieldPath: n.fieldPath,
+      pageClass: n.pageClass,
+      node: n,
+    }));
   }
 
   /**

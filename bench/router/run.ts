@@ -1,0 +1,377 @@
+// Route-match throughput: pagetree's ServeMux against find-my-way and Hono's
+// routers, on the GitHub REST API table of routes.ts.
+//
+//   npm run bench:router
+//
+// First it checks, for every request, that each router picks the same route
+// with the same path values (and fails before timing anything if not). Then
+// it times each router in rounds, round-robin, and prints the median ops/s
+// with the ratio to find-my-way measured in the same run.
+//
+// Hono's RegExpRouter refuses the table (a literal segment beside a parameter,
+// e.g. /gists/public and /gists/:gist_id, is an UnsupportedPathError by
+// design), so the full table compares Hono's default router, SmartRouter,
+// which then falls back to its TrieRouter. A second table compares
+// RegExpRouter on the routes it accepts, with the other routers on that same
+// subset.
+
+import FindMyWay from 'find-my-way';
+import type { Result } from 'hono/router';
+import { RegExpRouter } from 'hono/router/reg-exp-router';
+import { SmartRouter } from 'hono/router/smart-router';
+import { TrieRouter } from 'hono/router/trie-router';
+import { ServeMux, type HandlerMatch } from '../../core';
+import { kTarget, type Handler, type RequestTarget } from '../../core/mux/request';
+import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report';
+import { misses, routes, samplePath, splitRoute, toFindMyWay, toHono, wildcards } from './routes';
+
+const ROUNDS = 9;
+const ROUND_MS = 120;
+const HOST = 'api.github.com';
+
+/** One request of the request set, with the answer every router must give. */
+interface Case {
+  method: string;
+  path: string;
+  /** Index in the table of the route that must match, or -1 for none. */
+  route: number;
+  params: Record<string, string>;
+}
+
+/** What a router answered: the route index (-1 for none) and the path values. */
+interface Answer {
+  route: number;
+  params: Record<string, string>;
+}
+
+/** A router under test: `answer` is for the check, `run` is what gets timed. */
+interface Contender {
+  name: string;
+  answer(c: Case): Answer;
+  /** Matches every request `reps` times; returns a checksum so nothing is optimised away. */
+  run(reps: number): number;
+}
+
+function casesFor(table: readonly number[]): Case[] {
+  const cases: Case[] = table.map((i) => {
+    const [method, path] = splitRoute(routes[i]!);
+    const concrete = samplePath(path);
+    // The values are the sample values; read them back from the concrete path to be sure.
+    const params: Record<string, string> = {};
+    const pattern = new RegExp(
+      '^' +
+        path
+          .replace(/[.*+?^$()|[\]\\]/g, '\\$&')
+          .replace(/\\\{\\\$\\\}|\{\\\$\}/g, '')
+          .replace(/\{([^}]+?)(\\\.\\\.\\\.)?\}/g, (_, _n: string, multi?: string) => (multi ? '(.+)' : '([^/]+)')) +
+        '$',
+    );
+    const m = pattern.exec(concrete);
+    if (!m) fail(`routes.ts: ${concrete} does not match its own route ${routes[i]}`);
+    wildcards(path).forEach((w, k) => (params[w.name] = m[k + 1]!));
+    return { method, path: concrete, route: i, params };
+  });
+  for (const [method, path] of misses) cases.push({ method, path, route: -1, params: {} });
+  return cases;
+}
+
+// A request as the node adapter hands it to the mux: it passes `instanceof
+// Request`, answers `method`, and carries the already-split target, so the
+// mux parses no URL. Building a real Request per match would cost far more
+// than the match; these are built once.
+class BenchRequest {
+  #method: string;
+  [kTarget]: RequestTarget;
+  constructor(method: string, path: string) {
+    this.#method = method;
+    this[kTarget] = { host: HOST, path, query: '' };
+  }
+  get method(): string {
+    return this.#method;
+  }
+}
+Object.setPrototypeOf(BenchRequest.prototype, Request.prototype);
+
+function benchRequest(c: Case): Request {
+  return new BenchRequest(c.method, c.path) as unknown as Request;
+}
+
+// ServeMux.handler: the match itself (host, method, cleaned path, precedence,
+// 404/405/redirect decision); the path values are found but not exposed.
+function serveMuxHandler(table: readonly number[], cases: readonly Case[]): Contender {
+  const mux = new ServeMux();
+  const index = new Map<Handler, number>();
+  let seen: Answer | undefined;
+  for (const i of table) {
+    const names = wildcards(splitRoute(routes[i]!)[1]).map((w) => w.name);
+    const ok = new Response('ok');
+    const h = (req: import('../../core').PageRequest) => {
+      seen = { route: i, params: Object.fromEntries(names.map((n) => [n, req.pathValue(n)])) };
+      return ok;
+    };
+    mux.handle(routes[i]!, h, `routes.ts:${i}`);
+    index.set(h, i);
+  }
+  const reqs = cases.map(benchRequest);
+  return {
+    name: 'ServeMux.handler',
+    answer(c) {
+      const fast = mux.handler(benchRequest(c));
+      const viaReal = mux.handler(new Request(`https://${HOST}${c.path}`, { method: c.method }));
+      if (fast.pattern !== viaReal.pattern || fast.handler !== viaReal.handler) {
+        fail(`ServeMux: ${c.method} ${c.path} routes differently with a real Request`);
+      }
+      const route = index.get(fast.handler) ?? -1;
+      if (route >= 0 && fast.pattern !== routes[route]) fail(`ServeMux: pattern ${fast.pattern} for ${routes[route]}`);
+      if (route < 0) return { route, params: {} };
+      // The path values, as a handler sees them through serveHTTP.
+      seen = undefined;
+      void mux.serveHTTP(benchRequest(c));
+      if (!seen || (seen as Answer).route !== route) fail(`ServeMux: serveHTTP disagrees with handler() on ${c.path}`);
+      return seen;
+    },
+    run: (reps) => runServeMuxHandler(mux, reqs, reps),
+  };
+}
+
+function runServeMuxHandler(mux: ServeMux, reqs: readonly Request[], reps: number): number {
+  let sum = 0;
+  for (let r = 0; r < reps; r++) {
+    for (let i = 0; i < reqs.length; i++) {
+      const m: HandlerMatch = mux.handler(reqs[i]!);
+      sum += m.pattern.length;
+    }
+  }
+  return sum;
+}
+
+// ServeMux.serveHTTP: the match, plus what a handler needs: the path values
+// set on the request, the handler called (it returns a prebuilt Response),
+// and the mux's own 404/405 response built for a miss.
+function serveMuxServe(table: readonly number[], cases: readonly Case[]): Contender {
+  const mux = new ServeMux();
+  const ok = new Response('ok');
+  for (const i of table) mux.handle(routes[i]!, () => ok, `routes.ts:${i}`);
+  const reqs = cases.map(benchRequest);
+  return {
+    name: 'ServeMux.serveHTTP',
+    answer: () => fail('not used for the check'),
+    run: (reps) => runServeMuxServe(mux, reqs, ok, reps),
+  };
+}
+
+function runServeMuxServe(mux: ServeMux, reqs: readonly Request[], ok: Response, reps: number): number {
+  let sum = 0;
+  for (let r = 0; r < reps; r++) {
+    for (let i = 0; i < reqs.length; i++) {
+      if (mux.serveHTTP(reqs[i]!) === ok) sum++;
+    }
+  }
+  return sum;
+}
+
+function findMyWay(table: readonly number[], cases: readonly Case[]): Contender {
+  const router = FindMyWay();
+  const multiName = new Map<number, string>();
+  for (const i of table) {
+    const [method, path] = splitRoute(routes[i]!);
+    router.on(method as FindMyWay.HTTPMethod, toFindMyWay(path), () => undefined, i);
+    const multi = wildcards(path).find((w) => w.multi);
+    if (multi) multiName.set(i, multi.name);
+  }
+  const methods = cases.map((c) => c.method as FindMyWay.HTTPMethod);
+  const paths = cases.map((c) => c.path);
+  return {
+    name: 'find-my-way',
+    answer(c) {
+      const found = router.find(c.method as FindMyWay.HTTPMethod, c.path);
+      if (!found) return { route: -1, params: {} };
+      const route = found.store as number;
+      const params: Record<string, string> = {};
+      for (const [k, v] of Object.entries(found.params)) params[k === '*' ? multiName.get(route)! : k] = v!;
+      return { route, params };
+    },
+    run: (reps) => runFindMyWay(router, methods, paths, reps),
+  };
+}
+
+function runFindMyWay(
+  router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>,
+  methods: readonly FindMyWay.HTTPMethod[],
+  paths: readonly string[],
+  reps: number,
+): number {
+  let sum = 0;
+  for (let r = 0; r < reps; r++) {
+    for (let i = 0; i < paths.length; i++) {
+      const found = router.find(methods[i]!, paths[i]!);
+      if (found !== null) sum += found.store as number;
+    }
+  }
+  return sum;
+}
+
+interface HonoRouter {
+  name: string;
+  add(method: string, path: string, handler: number): void;
+  match(method: string, path: string): Result<number>;
+}
+
+function hono(label: string, router: HonoRouter, table: readonly number[], cases: readonly Case[]): Contender {
+  for (const i of table) {
+    const [method, path] = splitRoute(routes[i]!);
+    router.add(method, toHono(path), i);
+  }
+  const methods = cases.map((c) => c.method);
+  const paths = cases.map((c) => c.path);
+  return {
+    name: label,
+    // A Hono app runs the first route that matches; its params come as a map
+    // of name → value, or of name → index into the stash (RegExpRouter).
+    answer(c) {
+      const [matched, stash] = router.match(c.method, c.path);
+      const first = matched[0];
+      if (!first) return { route: -1, params: {} };
+      const [route, map] = first;
+      const params: Record<string, string> = {};
+      for (const [k, v] of Object.entries(map)) params[k] = stash ? stash[v as number]! : (v as string);
+      return { route, params };
+    },
+    run: (reps) => runHono(router, methods, paths, reps),
+  };
+}
+
+function runHono(router: HonoRouter, methods: readonly string[], paths: readonly string[], reps: number): number {
+  let sum = 0;
+  for (let r = 0; r < reps; r++) {
+    for (let i = 0; i < paths.length; i++) {
+      const first = router.match(methods[i]!, paths[i]!)[0][0];
+      if (first !== undefined) sum += first[0];
+    }
+  }
+  return sum;
+}
+
+/** The routes (indexes) Hono's RegExpRouter accepts, added in table order. */
+function regExpRouterSubset(): { kept: number[]; refused: string[] } {
+  const kept: number[] = [];
+  const refused: string[] = [];
+  for (let i = 0; i < routes.length; i++) {
+    const r = new RegExpRouter<number>();
+    try {
+      for (const j of [...kept, i]) {
+        const [method, path] = splitRoute(routes[j]!);
+        r.add(method, toHono(path), j);
+      }
+      r.match('GET', '/'); // builds the matcher, which can refuse too
+      kept.push(i);
+    } catch (err) {
+      if ((err as Error).name !== 'UnsupportedPathError' && !String(err).includes('UnsupportedPathError')) throw err;
+      refused.push(routes[i]!);
+    }
+  }
+  return { kept, refused };
+}
+
+function check(contenders: readonly Contender[], cases: readonly Case[]): void {
+  for (const c of cases) {
+    const want = JSON.stringify({ route: c.route, params: c.params });
+    for (const k of contenders) {
+      if (k.name === 'ServeMux.serveHTTP') continue; // the same mux setup; checked through ServeMux.handler
+      const a = k.answer(c);
+      const got = JSON.stringify({ route: a.route, params: sortKeys(a.params) });
+      if (got !== JSON.stringify({ route: c.route, params: sortKeys(c.params) })) {
+        fail(`${k.name}: ${c.method} ${c.path} → ${got}, want ${want}`);
+      }
+    }
+  }
+}
+
+function sortKeys(o: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/**
+ * Times the contenders in interleaved rounds: each round runs every contender
+ * once, starting from a different one each round, for about ROUND_MS each.
+ * Returns ops/s per round for each contender.
+ */
+function measure(contenders: readonly Contender[], opsPerRep: number): number[][] {
+  // Warm up, and size each contender's reps so a round takes about ROUND_MS.
+  const reps = contenders.map((k) => {
+    let n = 1;
+    for (;;) {
+      const t0 = performance.now();
+      k.run(n);
+      const ms = performance.now() - t0;
+      if (ms >= 30) return Math.max(1, Math.round((n * ROUND_MS) / ms));
+      n *= 2;
+    }
+  });
+  const results: number[][] = contenders.map(() => []);
+  for (let round = 0; round < ROUNDS; round++) {
+    for (let j = 0; j < contenders.length; j++) {
+      const k = (round + j) % contenders.length;
+      const t0 = process.hrtime.bigint();
+      const sum = contenders[k]!.run(reps[k]!);
+      const ns = Number(process.hrtime.bigint() - t0);
+      if (Number.isNaN(sum)) fail('checksum');
+      results[k]!.push((reps[k]! * opsPerRep) / (ns / 1e9));
+    }
+  }
+  return results;
+}
+
+function report(title: string, contenders: readonly Contender[], cases: readonly Case[], baseline: string): void {
+  const perRound = measure(contenders, cases.length);
+  const medians = perRound.map(median);
+  const base = medians[contenders.findIndex((k) => k.name === baseline)]!;
+  console.log(`\n${title}`);
+  printTable(
+    ['router', 'median ops/s', 'spread', `vs ${baseline}`],
+    contenders.map((k, i) => [
+      k.name,
+      formatInt(medians[i]!),
+      `±${(spreadPercent(perRound[i]!) / 2).toFixed(1)}%`,
+      formatRatio(medians[i]! / base),
+    ]),
+  );
+}
+
+function main(): void {
+  console.log(`bench/router: ${environment()}`);
+  console.log(`${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per router; median ops/s (one op = one match).`);
+
+  const all = routes.map((_, i) => i);
+  const cases = casesFor(all);
+  const missCases = cases.filter((c) => c.route < 0);
+  const smart = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
+  const full = [
+    serveMuxHandler(all, cases),
+    serveMuxServe(all, cases),
+    findMyWay(all, cases),
+    hono('hono SmartRouter', smart, all, cases),
+  ];
+  check(full, cases);
+  const hits = cases.length - missCases.length;
+  console.log(
+    `check: ${cases.length} requests (${hits} routes, ${missCases.length} misses) give the same route and ` +
+      `path values in every router. Hono's SmartRouter picked: ${smart.name}.`,
+  );
+
+  const { kept, refused } = regExpRouterSubset();
+  const subCases = casesFor(kept);
+  const sub = [serveMuxHandler(kept, subCases), findMyWay(kept, subCases), hono('hono RegExpRouter', new RegExpRouter(), kept, subCases)];
+  check(sub, subCases);
+  console.log(
+    `check: RegExpRouter refuses ${refused.length} of the ${routes.length} routes (e.g. ${refused[0]}); ` +
+      `on the other ${kept.length} (${subCases.length} requests) all routers agree.`,
+  );
+
+  report(`All ${routes.length} routes, ${cases.length} requests (${missCases.length} misses)`, full, cases, 'find-my-way');
+  const missOnly = [serveMuxHandler(all, missCases), findMyWay(all, missCases), hono('hono SmartRouter', new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] }), all, missCases)];
+  report(`Misses only: the ${missCases.length} requests that match no route (ServeMux: 404 or 405)`, missOnly, missCases, 'find-my-way');
+  report(`The ${kept.length} routes RegExpRouter accepts, ${subCases.length} requests`, sub, subCases, 'find-my-way');
+}
+
+main();
