@@ -65,3 +65,11 @@ export class HttpError extends Error {
     }
   }
 }
+
+/**
+ * A URL that cannot be built: an unknown or ambiguous page, a missing or
+ * unknown param. The message names the call, the pattern and the param.
+ */
+export class UrlForError extends Error {
+  override name = 'UrlForError';
+}

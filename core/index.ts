@@ -3,8 +3,9 @@
 export { currentPage, setHeader, setStatus } from './context';
 export { defaultErrorHandler, redirect, renderComponent } from './dispatch';
 export type { ErrorHandler, RenderComponent } from './dispatch';
-export { ConflictError, HttpError, MountError, PatternError } from './errors';
-export { id, idTarget } from './ids';
+export { ConflictError, HttpError, MountError, PatternError, UrlForError } from './errors';
+export { id, idTarget, urlFor } from './current';
+export type { IdTarget } from './current';
 export { mount } from './mount';
 export type { MountOptions } from './mount';
 export { ServeMux } from './mux/serve-mux';
@@ -17,3 +18,5 @@ export { route } from './route';
 export type { PageClass, Route } from './route';
 export { Tree } from './tree';
 export type { RouteInfo } from './tree';
+export type { UrlParams } from './url-for';
+export type { ParamNames, Register, UrlParamsArg, UrlTarget } from './url-types';

@@ -11,7 +11,7 @@ import { posix } from 'node:path';
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch';
 import { ConflictError, MountError, PatternError } from './errors';
 import type { ServeMux } from './mux/serve-mux';
-import { rememberTree } from './ids';
+import { rememberTree } from './current';
 import { PageNode, type Middleware } from './page-node';
 import { isRoute, parseTag, type PageClass } from './route';
 import { Tree } from './tree';
@@ -28,6 +28,8 @@ export interface MountOptions<TDeps = unknown> {
   onEmptyRoute?: (node: PageNode) => void;
   /** Generated element ids longer than this are shortened (default 40). */
   maxIdLength?: number;
+  /** Prepended to every URL urlFor builds, for an app served below a prefix by a proxy. */
+  urlPrefix?: string;
 }
 
 /**
@@ -59,7 +61,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
     [],
     options,
   );
-  const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40);
+  const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40, options.urlPrefix ?? '');
   register(mux, tree, rootNode, options);
   runInit(rootNode);
   rememberTree(tree);

@@ -7,9 +7,12 @@
 // Longer than maxIdLength (40): "<last field>-<method>", plus "-" and four hex
 // of a hash of the field path when that short form is not unique in the tree.
 
-import { MountError } from './errors';
+import { requestContext } from './context';
+import { MountError, UrlForError } from './errors';
 import { kebab, shortHash } from './kebab';
 import type { Component, PageNode } from './page-node';
+import { buildUrl, compilePath, findNode, type UrlParams } from './url-for';
+import type { UrlParamsArg, UrlTarget } from './url-types';
 
 /** One registered route, as `tree.routes()` lists it. */
 export interface RouteInfo {
@@ -30,10 +33,13 @@ export class Tree<TRoot = unknown> {
   declare readonly __root?: TRoot;
   readonly nodes: readonly PageNode[];
   readonly #byFn = new Map<unknown, { node: PageNode; component: Component }[]>();
+  readonly #builders = new Map<PageNode, ReturnType<typeof compilePath>>();
 
   constructor(
     readonly root: PageNode,
     maxIdLength: number,
+    /** Prepended to every URL urlFor builds (an app behind a proxy at a sub-path). */
+    readonly urlPrefix = '',
   ) {
     const nodes: PageNode[] = [];
     const walk = (n: PageNode) => {
@@ -80,6 +86,7 @@ export class Tree<TRoot = unknown> {
    */
   id(x: unknown, current?: PageNode): string {
     if (typeof x === 'string') return x;
+    if (Array.isArray(x)) return this.#chainId(x);
     if (typeof x !== 'function') throw new TypeError(`id(): expected a page method or a string, got ${typeof x}`);
     const own = current?.componentOf(x);
     if (own) return own.id;
@@ -101,6 +108,63 @@ export class Tree<TRoot = unknown> {
    */
   idTarget(x: unknown, current?: PageNode): string {
     return typeof x === 'string' ? x : '#' + this.id(x, current);
+  }
+
+  // idTarget([Admin, Dashboard, 'header']): the component named last, on the page the chain names.
+  #chainId(chain: unknown[]): string {
+    const method = chain[chain.length - 1];
+    const api = `id([${chain.map((c) => (typeof c === 'function' ? c.name : JSON.stringify(c))).join(', ')}])`;
+    if (typeof method !== 'string' || chain.length < 2) {
+      throw new UrlForError(
+        `${api}: a chain names pages, then the method as a string, e.g. id([Admin, Dashboard, 'header'])`,
+      );
+    }
+    const node = findNode(this, chain.slice(0, -1), api);
+    const c = node.components.find((x) => x.name === method);
+    if (!c) {
+      throw new UrlForError(
+        `${api}: ${node.fieldPath} has no component "${method}" (its components: ${node.components.map((x) => x.name).join(', ')})`,
+      );
+    }
+    return c.id;
+  }
+
+  /**
+   * The URL of a page of this tree; the params argument is checked against
+   * the route tags at compile time. Inside a request of this tree, missing
+   * params take the current route's path values.
+   * @example tree.urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
+   */
+  urlFor<const T extends UrlTarget<TRoot>>(target: T, ...params: UrlParamsArg<TRoot, T>): string {
+    const ctx = requestContext.getStore();
+    const current =
+      ctx && ctx.tree === (this as Tree)
+        ? { node: ctx.node, pathValue: (n: string) => ctx.req.pathValue(n) }
+        : undefined;
+    return buildUrl(this, this.#builders, target, params[0] as UrlParams | undefined, current);
+  }
+
+  /**
+   * Builds each URL once, at start-up, and throws one error listing every
+   * call that does not resolve; returns the URLs.
+   * @example tree.validate([[UserPage, { userId: 1 }], [Admin]]) // → ["/admin/users/1", "/admin/"]
+   */
+  validate(calls: readonly (readonly [unknown, UrlParams?])[]): string[] {
+    const failures: string[] = [];
+    const urls = calls.map(([target, params]) => {
+      try {
+        return buildUrl(this, this.#builders, target, params);
+      } catch (err) {
+        failures.push(err instanceof Error ? err.message : String(err));
+        return '';
+      }
+    });
+    if (failures.length > 0) {
+      throw new UrlForError(
+        `tree.validate: ${failures.length} of ${calls.length} URLs do not resolve:\n- ${failures.join('\n- ')}`,
+      );
+    }
+    return urls;
   }
 
   /** Whether `fn` is a component somewhere in this tree. */

@@ -240,7 +240,10 @@ export const misses: readonly (readonly [method: string, path: string])[] = [
   ['PATCH', '/users/octocat'],
 ];
 
-/** The concrete value a request puts in each wildcard (none needs escaping). */
+/**
+ * The concrete value a request puts in each wildcard (none needs escaping);
+ * a `{name...}` wildcard takes the value of "name..." when there is one.
+ */
 export const sampleValues: Readonly<Record<string, string>> = {
   owner: 'octocat',
   repo: 'hello-world',
@@ -254,7 +257,8 @@ export const sampleValues: Readonly<Record<string, string>> = {
   sha: '3d21ec53a331a6f037a91c368710b99387d012c1',
   hook_id: '12345678',
   branch: 'main',
-  ref: 'heads/feature-a',
+  ref: 'v1.2.0',
+  'ref...': 'heads/feature-a',
   commit_sha: '6dcb09b5b57875f334f61aebed695e2e4193db5e',
   basehead: 'main...feature-a',
   path: 'docs/guide/README.md',
@@ -291,14 +295,18 @@ export function wildcards(path: string): Wildcard[] {
     .map((m) => ({ name: m[1]!, multi: m[2] !== undefined }));
 }
 
+/** The sample value of a wildcard. */
+export function sampleValue(w: Wildcard): string {
+  const v = (w.multi ? sampleValues[`${w.name}...`] : undefined) ?? sampleValues[w.name];
+  if (v === undefined) throw new Error(`routes.ts: no sample value for wildcard {${w.name}}`);
+  return v;
+}
+
 /** The Go path with each wildcard replaced by its sample value, `{$}` by nothing. */
 export function samplePath(path: string): string {
-  return path.replace(/\{([^}]+?)(\.\.\.)?\}/g, (_, name: string) => {
-    if (name === '$') return '';
-    const v = sampleValues[name];
-    if (v === undefined) throw new Error(`routes.ts: no sample value for wildcard {${name}}`);
-    return v;
-  });
+  return path.replace(/\{([^}]+?)(\.\.\.)?\}/g, (_, name: string, multi?: string) =>
+    name === '$' ? '' : sampleValue({ name, multi: multi !== undefined }),
+  );
 }
 
 /**

@@ -1,0 +1,31 @@
+import * as pagetree from '../core';
+import * as node from '../core/node';
+
+// An accidental export shows up here in review.
+test('the public names of pagetree', () => {
+  expect(Object.keys(pagetree).sort()).toEqual([
+    'ConflictError',
+    'HttpError',
+    'MountError',
+    'PageNode',
+    'PatternError',
+    'ServeMux',
+    'Tree',
+    'UrlForError',
+    'currentPage',
+    'defaultErrorHandler',
+    'id',
+    'idTarget',
+    'mount',
+    'redirect',
+    'renderComponent',
+    'route',
+    'setHeader',
+    'setStatus',
+    'urlFor',
+  ]);
+});
+
+test('the public names of pagetree/node', () => {
+  expect(Object.keys(node).sort()).toEqual(['serve', 'shutdown', 'toNodeListener']);
+});

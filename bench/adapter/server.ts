@@ -1,0 +1,115 @@
+// One server of the adapter benchmark, run as a child process by run.ts:
+//
+//   node --import tsx bench/adapter/server.ts <kind>
+//
+// It listens on 127.0.0.1 (a free port), tells the parent the port over IPC,
+// answers {cpu: true} with its CPU time so far, and exits when the parent
+// goes away or sends SIGTERM.
+
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ServeMux } from '../../core';
+import { serve } from '../../core/node';
+import { liteResponse } from '../../core/response';
+import { contentType, helloPage } from './page';
+
+/** The servers, by the name run.ts passes. */
+export const kinds = ['node:http', 'pagetree lite', 'pagetree Response', 'hono'] as const;
+export type Kind = (typeof kinds)[number];
+
+const HOST = '127.0.0.1';
+
+/** What a child sends the parent. */
+export type ChildMessage = { port: number } | { cpuMicros: number };
+
+function send(msg: ChildMessage): void {
+  process.send!(msg);
+}
+
+function listening(server: Server): void {
+  send({ port: (server.address() as AddressInfo).port });
+}
+
+// Raw node:http: the route matched by hand, the same string written with
+// content-type and content-length.
+function rawNode(): void {
+  const prefix = '/hello/';
+  const server = createServer((req, res) => {
+    const url = req.url ?? '/';
+    if (req.method === 'GET' && url.startsWith(prefix)) {
+      const q = url.indexOf('?');
+      const raw = url.slice(prefix.length, q < 0 ? url.length : q);
+      if (raw !== '' && !raw.includes('/')) {
+        let name = raw;
+        if (raw.includes('%')) {
+          try {
+            name = decodeURIComponent(raw);
+          } catch {
+            // keep it as sent
+          }
+        }
+        const body = helloPage(name);
+        res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+        res.end(body);
+        return;
+      }
+    }
+    res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
+  });
+  server.listen(0, HOST, () => listening(server));
+}
+
+// pagetree: a ServeMux served by `serve` (toNodeListener on node:http).
+function pagetree(lite: boolean): void {
+  const mux = new ServeMux();
+  if (lite) {
+    // What the page pipeline returns: a LiteResponse the adapter writes directly.
+    mux.handleFunc('GET /hello/{name}', (req) =>
+      liteResponse(200, helloPage(req.pathValue('name')), { 'content-type': contentType }),
+    );
+  } else {
+    // A real Web Response, which the adapter streams.
+    mux.handleFunc(
+      'GET /hello/{name}',
+      (req) => new Response(helloPage(req.pathValue('name')), { headers: { 'content-type': contentType } }),
+    );
+  }
+  const server = serve(mux, { port: 0, hostname: HOST, onListen: () => listening(server) });
+}
+
+// Hono on @hono/node-server, with its defaults (it replaces the global
+// Request/Response with its lighter ones).
+async function hono(): Promise<void> {
+  const { Hono } = await import('hono');
+  const { serve: honoServe } = await import('@hono/node-server');
+  const app = new Hono();
+  app.get('/hello/:name', (c) => c.body(helloPage(c.req.param('name')), 200, { 'content-type': contentType }));
+  honoServe({ fetch: app.fetch, port: 0, hostname: HOST }, (info) => send({ port: info.port }));
+}
+
+function main(): void {
+  const kind = process.argv[2] as Kind;
+  if (!process.send) throw new Error('bench/adapter/server.ts: run it from run.ts (it needs an IPC channel)');
+  process.on('message', (msg: { cpu?: boolean }) => {
+    if (msg.cpu) {
+      const u = process.cpuUsage();
+      send({ cpuMicros: u.user + u.system });
+    }
+  });
+  process.on('disconnect', () => process.exit(0));
+  switch (kind) {
+    case 'node:http':
+      return rawNode();
+    case 'pagetree lite':
+      return pagetree(true);
+    case 'pagetree Response':
+      return pagetree(false);
+    case 'hono':
+      void hono();
+      return;
+    default:
+      throw new Error(`bench/adapter/server.ts: unknown server ${JSON.stringify(kind)}; one of ${kinds.join(', ')}`);
+  }
+}
+
+if (require.main === module) main();

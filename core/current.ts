@@ -1,0 +1,68 @@
+// urlFor(), id() and idTarget() as plain functions for templates.
+//
+// Inside a request the current tree and page decide (and urlFor fills
+// missing params from the current route); outside one, the mounted trees are
+// searched and anything ambiguous is an error.
+
+import { requestContext } from './context';
+import { UrlForError } from './errors';
+import { kebab } from './kebab';
+import type { Tree } from './tree';
+import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types';
+
+const mountedTrees = new Set<Tree>();
+
+/** Makes a tree's components known to id()/idTarget() outside a request. */
+export function rememberTree(tree: Tree): void {
+  mountedTrees.add(tree);
+}
+
+/**
+ * The element id of a page method (`this.todoList`), a chain ending in a method
+ * name (`[Admin, Dashboard, 'header']`), or a standalone component
+ * function; a string passes through unchanged.
+ * @example id(this.todoList) // → "todos-todo-list"
+ */
+export function id(x: IdTarget): string {
+  if (typeof x === 'string') return x;
+  const ctx = requestContext.getStore();
+  if (ctx) return ctx.tree.id(x, ctx.node);
+  if (typeof x !== 'function') return onlyTree('id([...])').id(x);
+  const trees = [...mountedTrees].filter((t) => t.hasComponent(x));
+  if (trees.length === 1) return trees[0]!.id(x);
+  if (trees.length === 0) return kebab(x.name);
+  throw new Error(`id(${x.name}): the method is mounted in ${trees.length} trees; use tree.id() on the one you mean`);
+}
+
+/**
+ * `#` + id(x), for `hx-target`; a string passes through unchanged.
+ * @example idTarget(this.todoList) // → "#todos-todo-list"
+ */
+export function idTarget(x: IdTarget): string {
+  return typeof x === 'string' ? x : '#' + id(x);
+}
+
+/** What id() takes: a page method, a chain ending in a method name, or an id string. */
+export type IdTarget = ((...args: never[]) => unknown) | readonly [unknown, ...unknown[]] | string;
+
+/**
+ * The URL of a page, for links inside templates. Checked at compile time once
+ * the root is registered (`interface Register { root: App }`); inside a
+ * request, missing params take the current route's values.
+ * @example urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
+ */
+export function urlFor<const T extends UrlTarget<RegisteredRoot>>(
+  target: T,
+  ...params: UrlParamsArg<RegisteredRoot, T>
+): string {
+  const ctx = requestContext.getStore();
+  const tree = (ctx ? ctx.tree : onlyTree('urlFor()')) as Tree;
+  return (tree.urlFor as (t: unknown, p?: unknown) => string)(target, params[0]);
+}
+
+function onlyTree(api: string): Tree {
+  if (mountedTrees.size === 1) return [...mountedTrees][0]!;
+  throw new UrlForError(
+    `${api}: called outside a request with ${mountedTrees.size} mounted trees; use tree.urlFor() on the one you mean`,
+  );
+}

@@ -1,0 +1,91 @@
+// Compile-time checks for urlFor: the params argument follows from the route
+// tags, so a renamed wildcard or a moved page fails `tsc`, not a click.
+//
+//   class App   { admin = route('/admin', Admin) }
+//   class Admin { user = route('/users/{userId} User', UserPage) }
+//
+//   PageEntries<App> = { target: typeof Admin;    params: never }
+//                    | { target: typeof UserPage; params: "userId" }
+//   tree.urlFor(UserPage, { userId: 7 })   ✓
+//   tree.urlFor(UserPage)                  ✗ missing params
+//   tree.urlFor(UserPage, { userID: 7 })   ✗ unknown key
+//   tree.urlFor(Admin, {})                 ✗ Admin takes no params
+
+import type { Route } from './route';
+
+/**
+ * The placeholder names of a pattern, tag or template: `{name}` and
+ * `{name...}` count, `{$}` does not.
+ * @example ParamNames<'GET /b/{bucket}/o/{path...} Files'> // → "bucket" | "path"
+ */
+export type ParamNames<TPattern extends string> = TPattern extends `${string}{${infer TName}}${infer TRest}`
+  ? (TName extends '$' ? never : TName extends `${infer TMulti}...` ? TMulti : TName) | ParamNames<TRest>
+  : never;
+
+type InstanceOf<T> = T extends abstract new (...args: never[]) => infer TInstance ? TInstance : T;
+
+// Depth budget for the recursion below (route trees deeper than 10 are not checked further).
+type Next = [never, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+
+/** Every page of a tree with the params of all the patterns from the root to it. */
+export type PageEntries<TNode, TParams extends string = never, TDepth extends number = 10> = [TDepth] extends [never]
+  ? never
+  : {
+      [K in keyof TNode]-?: TNode[K] extends Route<infer TTag, infer TTarget>
+        ? | { target: TTarget; params: TParams | ParamNames<TTag> }
+          | PageEntries<InstanceOf<TTarget>, TParams | ParamNames<TTag>, Next[TDepth]>
+        : never;
+    }[keyof TNode];
+
+type EntriesOf<TRoot> = PageEntries<InstanceOf<TRoot>> | { target: TRoot; params: never };
+
+/** What urlFor accepts for a tree: a mounted page, a chain of them (a template last), or a string. */
+export type UrlTarget<TRoot> = unknown extends TRoot
+  ? unknown
+  : | EntriesOf<TRoot>['target']
+    | readonly [EntriesOf<TRoot>['target'], ...(EntriesOf<TRoot>['target'] | string)[]]
+    | string;
+
+type ParamsOfTarget<TEntries, T> = TEntries extends { target: infer TTarget; params: infer TParams }
+  ? [T] extends [TTarget]
+    ? TParams
+    : never
+  : never;
+
+type ChainParams<TEntries, TChain> = TChain extends readonly [...infer TInit, infer TLast]
+  ? TLast extends string
+    ? ParamNames<TLast> | ChainParams<TEntries, TInit>
+    : ParamsOfTarget<TEntries, TLast>
+  : never;
+
+/** The param names a target needs. */
+export type TargetParams<TRoot, T> = T extends string
+  ? ParamNames<T>
+  : T extends readonly unknown[]
+    ? ChainParams<EntriesOf<TRoot>, T>
+    : ParamsOfTarget<EntriesOf<TRoot>, T>;
+
+/**
+ * The rest parameters of urlFor: none when the target has no params, else
+ * an object with exactly those keys. Field-path strings are not checked.
+ */
+export type UrlParamsArg<TRoot, T> = unknown extends TRoot
+  ? [params?: Record<string, string | number>]
+  : T extends string
+    ? T extends `/${string}`
+      ? ParamsObject<ParamNames<T>>
+      : [params?: Record<string, string | number>]
+    : ParamsObject<Extract<TargetParams<TRoot, T>, string>>;
+
+type ParamsObject<TNames extends string> = [TNames] extends [never] ? [] : [params: { [K in TNames]: string | number }];
+
+/**
+ * Register your root page class once, and the context `urlFor` is checked
+ * like `tree.urlFor`:
+ * @example declare module 'pagetree' { interface Register { root: App } }
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface Register {}
+
+/** The root registered through `Register`, or unknown. */
+export type RegisteredRoot = Register extends { root: infer TRoot } ? TRoot : unknown;
