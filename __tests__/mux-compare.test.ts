@@ -455,7 +455,9 @@ describe('RoutingIndex (Go TestIndex)', () => {
             .map((p) => p.str),
         ),
       ].sort();
-      const got = [...new Set([...idx.possiblyConflicting(pat)].filter((p) => conflictsWith(pat, p)).map((p) => p.str))].sort();
+      const got = [
+        ...new Set([...idx.possiblyConflicting(pat)].filter((p) => conflictsWith(pat, p)).map((p) => p.str)),
+      ].sort();
       if (JSON.stringify(got) !== JSON.stringify(want)) {
         mismatches.push(`${pat.str}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
       }

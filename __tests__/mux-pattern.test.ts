@@ -164,7 +164,7 @@ describe('parsePattern: more errors (extra)', () => {
     { in: 'GET', message: 'at offset 0: host/path missing /' },
     { in: 'GET ', message: 'at offset 4: host/path missing /' },
     { in: 'example.com', message: 'at offset 0: host/path missing /' },
-    { in: "GET a.com{x}/", message: "at offset 9: host contains '{' (missing initial '/'?)" },
+    { in: 'GET a.com{x}/', message: "at offset 9: host contains '{' (missing initial '/'?)" },
     { in: 'GET{x} /', message: 'at offset 0: invalid method "GET{x}"' },
     // A space anywhere splits off a "method": a wildcard with a space reads as a bad method.
     { in: '/{x y}', message: 'at offset 0: invalid method "/{x"' },

@@ -141,7 +141,7 @@ export class Tree<TRoot = unknown> {
       ctx && ctx.tree === (this as Tree)
         ? { node: ctx.node, pathValue: (n: string) => ctx.req.pathValue(n) }
         : undefined;
-    return buildUrl(this, this.#builders, target, params[0] as UrlParams | undefined, current);
+    return buildUrl(this, this.#builders, target, (params as unknown[])[0] as UrlParams | undefined, current);
   }
 
   /**

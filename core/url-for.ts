@@ -170,7 +170,8 @@ export function findNode(tree: UrlTree, steps: readonly unknown[], api: string):
       throw new UrlForError(
         `${api}: ${describeTarget(step)} is mounted at ${found.length} places: ` +
           found.map((n) => `${n.fieldPath} (${n.fullRoute()})`).join(', ') +
-          `; disambiguate with a chain, e.g. urlFor([${describeTarget(found[0]!.parent?.page ?? step)}, ${describeTarget(step)}])`,
+          `; disambiguate with a chain from a page above it, e.g. urlFor([${describeTarget(found[0]!.parent?.page ?? step)}, ${describeTarget(step)}])` +
+          `, or a field path, e.g. urlFor(${JSON.stringify(found[0]!.fieldPath.split('.').slice(1).join('.'))})`,
       );
     }
     node = found[0]!;

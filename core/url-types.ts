@@ -42,28 +42,32 @@ type EntriesOf<TRoot> = PageEntries<InstanceOf<TRoot>> | { target: TRoot; params
 /** What urlFor accepts for a tree: a mounted page, a chain of them (a template last), or a string. */
 export type UrlTarget<TRoot> = unknown extends TRoot
   ? unknown
-  : | EntriesOf<TRoot>['target']
-    | readonly [EntriesOf<TRoot>['target'], ...(EntriesOf<TRoot>['target'] | string)[]]
-    | string;
+  : EntriesOf<TRoot>['target'] | readonly [ChainStep<TRoot>, ...(ChainStep<TRoot> | string)[]] | string;
 
-type ParamsOfTarget<TEntries, T> = TEntries extends { target: infer TTarget; params: infer TParams }
+// A step of a chain: a mounted page class, or the page object itself.
+type ChainStep<TRoot> = EntriesOf<TRoot>['target'] | InstanceOf<EntriesOf<TRoot>['target']>;
+
+// The params-argument tuples of the entries whose target T is. Two page classes
+// with the same members are the same type to TypeScript, so T may match
+// several entries: their tuples form a union, and a call passes if it fits one.
+type ArgsOfTarget<TEntries, T, TExtra extends string> = TEntries extends {
+  target: infer TTarget;
+  params: infer TParams;
+}
   ? [T] extends [TTarget]
-    ? TParams
+    ? [TTarget] extends [T]
+      ? ParamsObject<Extract<TParams, string> | TExtra>
+      : never
     : never
   : never;
 
-type ChainParams<TEntries, TChain> = TChain extends readonly [...infer TInit, infer TLast]
-  ? TLast extends string
-    ? ParamNames<TLast> | ChainParams<TEntries, TInit>
-    : ParamsOfTarget<TEntries, TLast>
-  : never;
+type LastPage<TChain> = TChain extends readonly [...unknown[], infer TLast] ? TLast : never;
 
-/** The param names a target needs. */
-export type TargetParams<TRoot, T> = T extends string
-  ? ParamNames<T>
-  : T extends readonly unknown[]
-    ? ChainParams<EntriesOf<TRoot>, T>
-    : ParamsOfTarget<EntriesOf<TRoot>, T>;
+type ChainArgs<TEntries, TChain> = TChain extends readonly [...infer TInit, infer TLast]
+  ? TLast extends string
+    ? ArgsOfTarget<TEntries, LastPage<TInit>, ParamNames<TLast>>
+    : ArgsOfTarget<TEntries, TLast, never>
+  : never;
 
 /**
  * The rest parameters of urlFor: none when the target has no params, else
@@ -75,7 +79,9 @@ export type UrlParamsArg<TRoot, T> = unknown extends TRoot
     ? T extends `/${string}`
       ? ParamsObject<ParamNames<T>>
       : [params?: Record<string, string | number>]
-    : ParamsObject<Extract<TargetParams<TRoot, T>, string>>;
+    : T extends readonly unknown[]
+      ? ChainArgs<EntriesOf<TRoot>, T>
+      : ArgsOfTarget<EntriesOf<TRoot>, T, never>;
 
 type ParamsObject<TNames extends string> = [TNames] extends [never] ? [] : [params: { [K in TNames]: string | number }];
 
