@@ -104,7 +104,8 @@ const statusText: Record<number, string> = {
  */
 export function redirectResponse(method: string, url: string, status: number): Response {
   if (method !== 'GET' && method !== 'HEAD') return liteResponse(status, null, { location: url });
-  const body = `<a href="${escapeHtml(url)}">${statusText[status] ?? 'Redirect'}</a>.\n`;
+  // Go writes this line with Fprintln: hence the second newline.
+  const body = `<a href="${escapeHtml(url)}">${statusText[status] ?? 'Redirect'}</a>.\n\n`;
   return liteResponse(status, body, { location: url, 'content-type': 'text/html; charset=utf-8' });
 }
 

@@ -58,7 +58,7 @@ export function parsePattern(s: string): Pattern {
   const sp = s.search(/[ \t]/);
   if (sp >= 0) {
     method = s.slice(0, sp);
-    rest = s.slice(sp + 1).trim();
+    rest = s.slice(sp + 1).replace(/^[ \t]+/, ''); // only leading blanks: "GET /a " has the path "/a "
     if (method !== '' && !tokenRe.test(method)) fail(`invalid method ${goQuote(method)}`);
     off = method.length + 1;
   }

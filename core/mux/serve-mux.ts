@@ -130,7 +130,8 @@ export class ServeMux implements HandlerObject {
     const method = req.method;
     const target = requestTarget(req);
     const matches: string[] = [];
-    if (target.path[0] !== '/') return { leaf: null, matches, own: badRequest, pattern: '' };
+    // Go's server answers the request target "*" (OPTIONS *) with 400 before routing.
+    if (target.path === '*') return { leaf: null, matches, own: badRequest, pattern: '' };
     let host: string;
     let path: string;
     let leaf: RoutingNode<Handler> | null;
@@ -143,13 +144,18 @@ export class ServeMux implements HandlerObject {
       path = cleanPath(target.path);
     }
     leaf = this.#tree.match(host, method, path, matches);
-    if (!exactMatch(leaf, path)) {
-      // If "/x/" would match exactly, redirect "/x" there.
+    if (!exactMatch(leaf, path) && path !== '' && !path.endsWith('/')) {
+      // If "/x/" would match exactly, redirect "/x" there (reporting the pattern it leads to).
       const withSlash = path + '/';
       const l2 = this.#tree.match(host, method, withSlash, []);
       if (exactMatch(l2, withSlash)) {
         const location = withQuery(withSlash, target.query);
-        return { leaf: null, matches, own: (r) => redirectResponse(r.method, location, 307), pattern: withSlash };
+        return {
+          leaf: null,
+          matches,
+          own: (r) => redirectResponse(r.method, location, 307),
+          pattern: l2!.pattern!.str,
+        };
       }
     }
     if (path !== target.path) {
@@ -165,7 +171,8 @@ export class ServeMux implements HandlerObject {
       // Not Found or Method Not Allowed: does another method match this path (or path + "/")?
       const methods = new Set<string>();
       this.#tree.matchingMethods(host, path, methods);
-      this.#tree.matchingMethods(host, path + '/', methods);
+      // As the trailing-slash redirect would (Go issue 67657: not for a path already ending in "/").
+      if (!path.endsWith('/')) this.#tree.matchingMethods(host, path + '/', methods);
       if (methods.size === 0) return { leaf: null, matches, own: notFound, pattern: '' };
       const allow = [...methods].sort().join(', ');
       return { leaf: null, matches, own: () => textError(405, 'Method Not Allowed', { allow }), pattern: '' };
