@@ -10,6 +10,7 @@ test('the public names of pagetree', () => {
     'PageNode',
     'PatternError',
     'ServeMux',
+    'StaticFiles',
     'Tree',
     'UrlForError',
     'currentPage',
@@ -22,6 +23,8 @@ test('the public names of pagetree', () => {
     'route',
     'setHeader',
     'setStatus',
+    'staticFiles',
+    'staticUrl',
     'urlFor',
   ]);
 });

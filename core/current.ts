@@ -60,6 +60,15 @@ export function urlFor<const T extends UrlTarget<RegisteredRoot>>(
   return (tree.urlFor as (t: unknown, p?: unknown) => string)(target, params[0]);
 }
 
+/**
+ * The URL of a static file with its content hash in the name (cache it forever).
+ * @example staticUrl('app.css') // → "/static/app.3f2a9c1d.css"
+ */
+export function staticUrl(path: string): string {
+  const ctx = requestContext.getStore();
+  return (ctx ? ctx.tree : onlyTree('staticUrl()')).staticUrl(path);
+}
+
 function onlyTree(api: string): Tree {
   if (mountedTrees.size === 1) return [...mountedTrees][0]!;
   throw new UrlForError(

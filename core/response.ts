@@ -7,10 +7,10 @@
 // (`res.headers`, `res.text()`, …) gets a real Response built on first use.
 // It passes `instanceof Response`, so user code cannot tell the difference.
 
-/** The plain data of a LiteResponse: status, string body (or null), lower-case headers. */
+/** The plain data of a LiteResponse: status, body (a string, bytes, or null), lower-case headers. */
 export interface LiteData {
   status: number;
-  body: string | null;
+  body: string | Uint8Array | null;
   headers: Record<string, string>;
 }
 
@@ -36,7 +36,7 @@ Object.setPrototypeOf(LiteResponse.prototype, Response.prototype);
 function real(res: LiteResponse): Response {
   if (!res[kReal]) {
     const { status, body, headers } = res[kData];
-    res[kReal] = new Response(body, { status, headers });
+    res[kReal] = new Response(body as BodyInit | null, { status, headers });
   }
   return res[kReal];
 }
@@ -63,7 +63,11 @@ for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 
  * building a real Response. Header names must be lower case.
  * @example liteResponse(200, '<p>hi</p>', { 'content-type': 'text/html; charset=utf-8' })
  */
-export function liteResponse(status: number, body: string | null, headers: Record<string, string>): Response {
+export function liteResponse(
+  status: number,
+  body: string | Uint8Array | null,
+  headers: Record<string, string>,
+): Response {
   return new LiteResponse({ status, body, headers }) as unknown as Response;
 }
 

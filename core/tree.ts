@@ -11,6 +11,7 @@ import { requestContext } from './context';
 import { MountError, UrlForError } from './errors';
 import { kebab, shortHash } from './kebab';
 import type { Component, PageNode } from './page-node';
+import { StaticFiles } from './static';
 import { buildUrl, compilePath, findNode, type UrlParams } from './url-for';
 import type { UrlParamsArg, UrlTarget } from './url-types';
 
@@ -142,6 +143,23 @@ export class Tree<TRoot = unknown> {
         ? { node: ctx.node, pathValue: (n: string) => ctx.req.pathValue(n) }
         : undefined;
     return buildUrl(this, this.#builders, target, (params as unknown[])[0] as UrlParams | undefined, current);
+  }
+
+  /**
+   * The URL of a static file, with its content hash in the name so that it
+   * can be cached forever; a file that does not exist is an error.
+   * @example tree.staticUrl('app.css') // → "/static/app.3f2a9c1d.css"
+   */
+  staticUrl(path: string): string {
+    const mounts = this.nodes.filter((n) => n.page instanceof StaticFiles && n.pattern !== '');
+    if (mounts.length !== 1) {
+      throw new UrlForError(
+        `staticUrl(${JSON.stringify(path)}): the tree has ${mounts.length} staticFiles routes` +
+          (mounts.length ? ` (${mounts.map((n) => n.fieldPath).join(', ')}); use urlFor([…, '…'])` : '; mount one'),
+      );
+    }
+    const files = mounts[0]!.page as StaticFiles;
+    return buildUrl(this, this.#builders, files, { path: files.fingerprint(path) });
   }
 
   /**
