@@ -7,4 +7,11 @@ module.exports = {
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
+  // The package's own name, as the JSX transform and the docs' examples import it.
+  moduleNameMapper: {
+    '^pagetree$': '<rootDir>/core/index.ts',
+    '^pagetree/node$': '<rootDir>/core/node/index.ts',
+    '^pagetree/jsx-runtime$': '<rootDir>/jsx-runtime/index.ts',
+    '^pagetree/jsx-dev-runtime$': '<rootDir>/jsx-runtime/dev.ts',
+  },
 };

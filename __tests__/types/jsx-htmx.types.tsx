@@ -1,0 +1,12 @@
+// Compile-time checks of the htmx attribute typings (pagetree/jsx-runtime).
+
+export const ok = [
+  <div hx-get="/x" hx-target="this" hx-swap="innerHTML" hx-boost="true" />,
+  <button hx-action="/x" hx-method="post" hx-ignore={true} {...{ 'hx-status:5xx': 'swap:none' }} />,
+  <div hx-boost:inherited="true" hx-target:inherited="#main" />,
+];
+
+// @ts-expect-error hx-method takes an HTTP method
+export const badMethod = <button hx-action="/x" hx-method="fetch" />;
+// @ts-expect-error hx-boost is a boolean or "true"/"false"
+export const badBoost = <a hx-boost={3} />;

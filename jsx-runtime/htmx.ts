@@ -1,0 +1,88 @@
+// Typings of htmx 2 and htmx 4 attributes for JSX, merged into @kitajs/html's
+// element attributes: autocompletion, documentation and value types.
+//
+// TypeScript never reports an unknown JSX attribute whose name has a hyphen
+// (`hx-gett`), whatever the typings say: the `pagetree/htmx-attr` lint rule
+// catches those.
+
+/** `true`, `false`, `"true"` or `"false"`. */
+type BoolStr = boolean | 'true' | 'false';
+type AnyStr = string & {};
+type HxSwap =
+  | 'innerHTML'
+  | 'outerHTML'
+  | 'textContent'
+  | 'beforebegin'
+  | 'afterbegin'
+  | 'beforeend'
+  | 'afterend'
+  | 'delete'
+  | 'none'
+  | 'innerMorph'
+  | 'outerMorph'
+  | AnyStr;
+
+/** htmx attributes of both major versions. */
+export interface HtmxAttributes {
+  /** GET this URL (from `urlFor`). */
+  'hx-get'?: string;
+  /** POST to this URL (from `urlFor`). */
+  'hx-post'?: string;
+  'hx-put'?: string;
+  'hx-patch'?: string;
+  'hx-delete'?: string;
+  /** htmx 4: the URL of the request, with `hx-method`. */
+  'hx-action'?: string;
+  /** htmx 4: the method of the request made to `hx-action`. */
+  'hx-method'?: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The element to swap into: `idTarget(this.list)`, `this`, `closest tr` … */
+  'hx-target'?: 'this' | AnyStr;
+  'hx-swap'?: HxSwap;
+  'hx-swap-oob'?: 'true' | HxSwap;
+  'hx-trigger'?: string;
+  'hx-select'?: string;
+  'hx-select-oob'?: string;
+  'hx-boost'?: BoolStr;
+  'hx-push-url'?: BoolStr | AnyStr;
+  'hx-replace-url'?: BoolStr | AnyStr;
+  'hx-confirm'?: string;
+  'hx-indicator'?: string;
+  'hx-include'?: string;
+  'hx-vals'?: string;
+  'hx-headers'?: string;
+  'hx-sync'?: string;
+  'hx-encoding'?: 'multipart/form-data' | AnyStr;
+  'hx-validate'?: BoolStr;
+  'hx-preserve'?: BoolStr;
+  'hx-history-elt'?: BoolStr;
+  'hx-ext'?: string;
+  /** htmx 2: disables htmx processing below this element. */
+  'hx-disable'?: BoolStr | AnyStr;
+  'hx-disabled-elt'?: string;
+  'hx-disinherit'?: string;
+  'hx-inherit'?: string;
+  'hx-history'?: BoolStr;
+  'hx-params'?: string;
+  'hx-prompt'?: string;
+  'hx-request'?: string;
+  /** htmx 4: request options as JSON or `key:value` pairs. */
+  'hx-config'?: string;
+  /** htmx 4: htmx ignores this element and its children. */
+  'hx-ignore'?: BoolStr;
+  'hx-on'?: string;
+  // htmx 2 `hx-on:click`, `hx-on::after-request`; htmx 4 `hx-on:htmx:after:request`.
+  [event: `hx-on:${string}`]: string | undefined;
+  // htmx 4: per-status behaviour, `hx-status:404="swap:none"`, `hx-status:5xx=…`.
+  [status: `hx-status:${string}`]: string | undefined;
+}
+
+/** htmx 4's inherited forms: `hx-target:inherited`, `hx-boost:inherited` … */
+export type HtmxInheritedAttributes = {
+  [K in keyof HtmxAttributes as K extends `${string}:${string}` ? never : `${K}:inherited`]?: HtmxAttributes[K];
+};
+
+declare global {
+  namespace JSX {
+    interface HtmlTag extends HtmxAttributes, HtmxInheritedAttributes {}
+  }
+}
