@@ -387,6 +387,44 @@ describe('errors', () => {
   });
 });
 
+describe('pages without page()', () => {
+  class Action {
+    props(req: PageRequest) {
+      return req.method === 'POST' ? renderComponent(<p>done</p>) : { nothing: 'to render' };
+    }
+    status() {
+      return <i>status</i>;
+    }
+  }
+  class Root {
+    action = route('/action', Action);
+  }
+  let m: ServeMux;
+  beforeEach(() => {
+    m = new ServeMux();
+    mount(m, Root);
+  });
+
+  test('props that answer with renderComponent need no page()', async () => {
+    expect((await fetchPage(m, '/action', { method: 'POST' })).body).toBe('<p>done</p>');
+  });
+
+  test('a partial of a page without page() renders', async () => {
+    expect((await fetchPage(m, '/action', { headers: htmx2('status') })).body).toBe('<i>status</i>');
+  });
+
+  test('data with nothing to render it is a 500 that says what is missing', async () => {
+    const r = await fetchPage(m, '/action');
+    expect(r.status).toBe(500);
+    expect(console.error).toHaveBeenCalledWith(
+      expect.stringContaining('Root.action'),
+      expect.objectContaining({
+        message: expect.stringContaining('Root.action has no page() to render its props with'),
+      }),
+    );
+  });
+});
+
 describe('serveHTTP pages', () => {
   test('serveHTTP answers alone: props and page never run', async () => {
     const r = await fetchPage(mux, '/handled/7', { headers: htmx2('page') });

@@ -350,15 +350,6 @@ describe('mount errors name the field path and the fix', () => {
     expect(mountError(Root, '/{$}').message).toBe('mount: Root: init() failed: Error: no database');
   });
 
-  test('props or partials without page()', () => {
-    class Root {
-      list() {
-        return '';
-      }
-    }
-    expect(mountError(Root, '/{$}').message).toContain('has props() or partial methods but no page()');
-  });
-
   test('a tree that contains itself', () => {
     class Loop {
       self = route('/again', Loop);

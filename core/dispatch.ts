@@ -115,7 +115,13 @@ async function renderPage(
     if (isRenderComponent(props)) {
       html = await props[kElement];
     } else {
-      const selected = selectedComponent(target) ?? node.components[0]!;
+      const selected = selectedComponent(target) ?? node.components.find((c) => c.name === 'page');
+      if (!selected) {
+        throw new Error(
+          `${node.fieldPath} has no page() to render its props with; add page(), or return renderComponent(...) ` +
+            `or a Response from props()`,
+        );
+      }
       html = await (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
     }
     if (typeof html !== 'string') {

@@ -120,13 +120,6 @@ function build(
     checkPath(childPath, route.tag, childTag.path);
     node.children.push(build(route.target, field, childPath, childTag, node, [...ancestors, target], options));
   }
-  if (node.kind === 'page' && node.components[0]?.name !== 'page') {
-    throw new MountError(
-      fieldPath,
-      `${describe(target)} has props() or partial methods but no page(): add page() to render it, ` +
-        `or prefix helper methods with "_" to make it a page group`,
-    );
-  }
   if (node.kind === 'empty') {
     (options.onEmptyRoute ?? warnEmpty)(node);
   }
