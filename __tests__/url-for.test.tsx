@@ -1,4 +1,17 @@
-import { ServeMux, UrlForError, idTarget, mount, route, urlFor, type PageRequest } from '../core';
+import {
+  ServeMux,
+  UrlForError,
+  idTarget,
+  mount,
+  route,
+  urlFor as typedUrlFor,
+  type PageRequest,
+  type UrlParams,
+} from '../core';
+
+// The example app registers its root (interface Register), which types the plain urlFor for the whole
+// program; these trees are others, so the plain urlFor is used untyped here.
+const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
 import { fetchPage } from './support/http';
 
 class Home {

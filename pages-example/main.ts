@@ -1,17 +1,7 @@
-// Serves the example app: `npm start` (PORT overrides 3000).
+// `npm start`: serves the example app on PORT (default 3000).
 
-import { ServeMux } from '../core';
-import { serve } from '../core/node';
+import { serve } from 'pagetree/node';
+import { createApp } from './app';
 
-const mux = new ServeMux();
-mux.handleFunc(
-  'GET /{$}',
-  () =>
-    new Response(
-      '<!doctype html><title>pagetree</title><h1>pagetree</h1><p>The example app is served by a ServeMux.</p>',
-      {
-        headers: { 'content-type': 'text/html; charset=utf-8' },
-      },
-    ),
-);
+const { mux } = createApp({ databasePath: process.env.DATABASE_PATH });
 serve(mux);

@@ -1,0 +1,62 @@
+// The example app: a task list and an admin section, on pagetree.
+//
+//   /                       Tasks (search partial: the task list)
+//   POST /tasks             add a task          → the task list
+//   POST /tasks/{id}/toggle toggle a task       → the task list
+//   DELETE /tasks/{id}      delete a task       → the task list
+//   /admin/                 Dashboard (/admin redirects here)
+//   /admin/users/{userId}   a user, with a refreshable activity partial
+//   GET /static/{path...}   CSS, icon, app.js, and htmx from its npm package
+
+import { join } from 'node:path';
+import { ServeMux, mount, route, staticFiles, type Tree } from 'pagetree';
+import { Admin, UserPage } from './admin';
+import { Store } from './store';
+import { AddTask, DeleteTask, TasksPage, ToggleTask } from './tasks';
+
+declare module 'pagetree' {
+  interface Register {
+    root: App;
+  }
+}
+
+/** htmx 4 by default; HTMX_VERSION=2 serves htmx 2 (the `htmx2` alias of htmx.org 2). */
+function htmxScript(version: string): string {
+  return require.resolve(version === '2' ? 'htmx2/dist/htmx.min.js' : 'htmx.org/dist/htmx.min.js');
+}
+
+export class App {
+  tasks = route('/{$} Tasks', TasksPage);
+  add = route('POST /tasks', AddTask);
+  toggle = route('POST /tasks/{taskId}/toggle', ToggleTask);
+  remove = route('DELETE /tasks/{taskId}', DeleteTask);
+  admin = route('/admin Admin', Admin);
+  assets = route(
+    'GET /static/{path...}',
+    staticFiles(join(__dirname, '..', 'static'), {
+      files: { 'htmx.min.js': htmxScript(process.env.HTMX_VERSION ?? '4') },
+    }),
+  );
+}
+
+export interface AppOptions {
+  /** SQLite file, or ":memory:". Default: pages-example/data/tasks.db. */
+  databasePath?: string;
+}
+
+/** Builds the app: the store, the mux and the mounted tree, with its URLs checked at boot. */
+export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree<App>; store: Store } {
+  const store = new Store(options.databasePath ?? join(__dirname, 'data', 'tasks.db'));
+  const mux = new ServeMux();
+  const tree = mount(mux, App, '/', 'Tasks', { deps: { store } });
+  // Every dynamic link resolves, or the app does not start.
+  tree.validate([
+    [TasksPage],
+    [AddTask],
+    [ToggleTask, { taskId: 1 }],
+    [DeleteTask, { taskId: 1 }],
+    [Admin],
+    [UserPage, { userId: 1 }],
+  ]);
+  return { mux, tree, store };
+}

@@ -1,0 +1,50 @@
+// The page layout: head, navigation built from urlFor, the active item from currentPage().
+
+import { currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
+import { Admin } from './admin';
+import { TasksPage } from './tasks';
+
+/** Whether the page being served is `page` or lies below it. */
+function within(page: abstract new (...args: never[]) => object): boolean {
+  for (let n: PageNode | null = currentPage(); n; n = n.parent) if (n.pageClass === page) return true;
+  return false;
+}
+
+export function Layout(props: { title: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+  const nav = [
+    { label: 'Tasks', href: urlFor(TasksPage), active: within(TasksPage) },
+    { label: 'Admin', href: urlFor(Admin), active: within(Admin) },
+  ];
+  return (
+    <>
+      {'<!doctype html>'}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <title safe>{props.title} · pagetree</title>
+          <link rel="icon" href={staticUrl('icon.svg')} type="image/svg+xml" />
+          <link rel="stylesheet" href={staticUrl('app.css')} />
+          <script src={staticUrl('htmx.min.js')} defer></script>
+          <script src={staticUrl('app.js')} defer></script>
+        </head>
+        <body>
+          <header>
+            <nav hx-boost="true">
+              <strong>pagetree</strong>
+              {nav.map((item) => (
+                <a href={item.href} aria-current={item.active ? 'page' : undefined} safe>
+                  {item.label}
+                </a>
+              ))}
+            </nav>
+          </header>
+          <main>
+            <h1 safe>{props.title}</h1>
+            {props.children}
+          </main>
+        </body>
+      </html>
+    </>
+  );
+}
