@@ -22,14 +22,21 @@ import { environment, fail, formatInt, formatRatio, median, printTable, spreadPe
 import { contentType, helloPage, helloPath } from './page';
 import { kinds, type ChildMessage, type Kind } from './server';
 
-const ROUNDS = Number(process.env.ROUNDS ?? 5);
-const ROUND_SECONDS = Number(process.env.ROUND_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.WARMUP_SECONDS ?? 3);
+// Overridable from the environment, e.g. ROUNDS=3 ROUND_SECONDS=2 npm run bench:adapter for a quick look.
+const ROUNDS = setting('ROUNDS', 12);
+const ROUND_SECONDS = setting('ROUND_SECONDS', 2);
+const WARMUP_SECONDS = setting('WARMUP_SECONDS', 3);
 const CONNECTIONS = 32;
 const HOST = '127.0.0.1';
 /** Past this the run gives up, kills its servers and exits non-zero. */
 const DEADLINE_MS = 6 * 60_000;
 const ROOT = resolve(__dirname, '../..');
+
+function setting(name: string, fallback: number): number {
+  const v = Number(process.env[name] ?? fallback);
+  if (!Number.isInteger(v) || v < 1 || v > 60) throw new Error(`${name} must be an integer from 1 to 60, not ${v}`);
+  return v;
+}
 
 interface Server {
   kind: Kind;
@@ -49,8 +56,13 @@ interface Round {
 
 const children: ChildProcess[] = [];
 
+/** Stops the servers: closing the IPC channel makes them exit; SIGTERM for any still there 2 s later. */
 function stopAll(): void {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGTERM');
+  for (const c of children) {
+    if (c.exitCode !== null || c.signalCode !== null) continue;
+    if (c.connected) c.disconnect();
+    setTimeout(() => c.exitCode === null && c.signalCode === null && c.kill('SIGTERM'), 2000).unref();
+  }
 }
 
 /** True when `taskset` runs here and there are two cores to split. */
@@ -173,7 +185,7 @@ async function load(s: Server, seconds: number): Promise<Round> {
 async function main(): Promise<void> {
   const deadline = setTimeout(() => {
     console.error(`bench/adapter: still running after ${DEADLINE_MS / 1000} s, giving up`);
-    stopAll();
+    for (const c of children) c.kill('SIGTERM');
     process.exit(1);
   }, DEADLINE_MS);
   deadline.unref();
@@ -207,18 +219,32 @@ async function main(): Promise<void> {
   }
 
   const med = (k: number, f: (r: Round) => number) => median(rounds[k]!.map(f));
-  const baseRps = med(0, (r) => r.rps);
-  const baseCpu = med(0, (r) => r.cpuPerReq);
-  console.log(`\nGET ${helloPath} (${Buffer.byteLength(helloPage('world'))} B of HTML), medians of ${ROUNDS} rounds`);
+  // Ratios to node:http within each round (the machine's speed drifts between rounds), then their median.
+  const ratio = (k: number, f: (r: Round) => number) => rounds[k]!.map((r, i) => f(r) / f(rounds[0]![i]!));
+  console.log(
+    `\nGET ${helloPath} (${Buffer.byteLength(helloPage('world'))} B of HTML): medians of ${ROUNDS} rounds ` +
+      '(ratios: median of the per-round ratios; spread: half the interquartile range)',
+  );
   printTable(
-    ['server', 'req/s', 'spread', 'vs node:http', 'server CPU/req', 'vs node:http', 'server busy', 'autocannon busy'],
+    [
+      'server',
+      'req/s',
+      'spread',
+      'vs node:http',
+      'server CPU/req',
+      'spread',
+      'vs node:http',
+      'server busy',
+      'autocannon busy',
+    ],
     servers.map((s, k) => [
       s.kind,
       formatInt(med(k, (r) => r.rps)),
-      `±${(spreadPercent(rounds[k]!.map((r) => r.rps)) / 2).toFixed(1)}%`,
-      formatRatio(med(k, (r) => r.rps) / baseRps),
+      `±${spreadPercent(rounds[k]!.map((r) => r.rps)).toFixed(1)}%`,
+      formatRatio(median(ratio(k, (r) => r.rps))),
       `${med(k, (r) => r.cpuPerReq).toFixed(1)} µs`,
-      formatRatio(med(k, (r) => r.cpuPerReq) / baseCpu),
+      `±${spreadPercent(rounds[k]!.map((r) => r.cpuPerReq)).toFixed(1)}%`,
+      formatRatio(median(ratio(k, (r) => r.cpuPerReq))),
       `${med(k, (r) => r.serverBusy).toFixed(0)}%`,
       `${med(k, (r) => r.loadBusy).toFixed(0)}%`,
     ]),

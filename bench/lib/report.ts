@@ -10,9 +10,18 @@ export function median(xs: readonly number[]): number {
   return s.length % 2 === 1 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/** The spread of a list as (max - min) / median, in percent: how noisy the rounds were. */
+/**
+ * How noisy the rounds were: half the interquartile range over the median, in
+ * percent (robust to the odd round a noisy neighbour spoiled).
+ */
 export function spreadPercent(xs: readonly number[]): number {
-  return ((Math.max(...xs) - Math.min(...xs)) / median(xs)) * 100;
+  const s = [...xs].sort((a, b) => a - b);
+  const q = (p: number) => {
+    const i = (s.length - 1) * p;
+    const lo = Math.floor(i);
+    return s[lo]! + (s[Math.ceil(i)]! - s[lo]!) * (i - lo);
+  };
+  return ((q(0.75) - q(0.25)) / 2 / median(xs)) * 100;
 }
 
 /** 1234567 → "1,234,567". */

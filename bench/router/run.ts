@@ -1,21 +1,24 @@
 // Route-match throughput: pagetree's ServeMux against find-my-way and Hono's
 // routers, on the GitHub REST API table of routes.ts.
 //
-//   npm run bench:router
+//   npm run bench:router              (BENCH_DEBUG=1 also prints every round)
 //
 // First it checks, for every request, that each router picks the same route
-// with the same path values (and fails before timing anything if not). Then
-// it times each router in rounds, round-robin, and prints the median ops/s
-// with the ratio to find-my-way measured in the same run.
+// with the same path values (and fails before timing anything if not). Then,
+// after a warm-up, it times the routers in interleaved rounds (round-robin, a
+// different one first each round) and prints the median ops/s and the median
+// of the per-round ratios to find-my-way.
 //
-// Hono's RegExpRouter refuses the table (a literal segment beside a parameter,
-// e.g. /gists/public and /gists/:gist_id, is an UnsupportedPathError by
-// design), so the full table compares Hono's default router, SmartRouter,
-// which then falls back to its TrieRouter. A second table compares
-// RegExpRouter on the routes it accepts, with the other routers on that same
-// subset.
+// Three tables, each in a process of its own:
+// - full: all routes. Hono's RegExpRouter refuses this table (a literal
+//   segment beside a parameter, e.g. /gists/public and /gists/:gist_id, is an
+//   UnsupportedPathError by design), so Hono runs its default router,
+//   SmartRouter, which then settles on its TrieRouter.
+// - misses: only the requests that match no route (for ServeMux, 404 or 405).
+// - regexp: the routes RegExpRouter accepts, for all routers.
 
 import FindMyWay from 'find-my-way';
+import { spawnSync } from 'node:child_process';
 import { UnsupportedPathError, type Result } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
@@ -25,8 +28,9 @@ import { kTarget, type Handler, type RequestTarget } from '../../core/mux/reques
 import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report';
 import { misses, routes, samplePath, sampleValue, splitRoute, toFindMyWay, toHono, wildcards } from './routes';
 
-const ROUNDS = 9;
-const ROUND_MS = 120;
+const ROUNDS = 25;
+const ROUND_MS = 50;
+const WARMUP_MS = 1000;
 const HOST = 'api.github.com';
 
 /** One request of the request set, with the answer every router must give. */
@@ -283,23 +287,28 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
+/** How many reps of `run` take about `ms` now (doubling from 1 until one try takes 20 ms or more). */
+function repsFor(k: Contender, ms: number): number {
+  for (let n = 1; ; n *= 2) {
+    const t0 = performance.now();
+    k.run(n);
+    const took = performance.now() - t0;
+    if (took >= 20) return Math.max(1, Math.round((n * ms) / took));
+  }
+}
+
 /**
  * Times the contenders in interleaved rounds: each round runs every contender
  * once, starting from a different one each round, for about ROUND_MS each.
  * Returns ops/s per round for each contender.
  */
 function measure(contenders: readonly Contender[], opsPerRep: number): number[][] {
-  // Warm up, and size each contender's reps so a round takes about ROUND_MS.
-  const reps = contenders.map((k) => {
-    let n = 1;
-    for (;;) {
-      const t0 = performance.now();
-      k.run(n);
-      const ms = performance.now() - t0;
-      if (ms >= 30) return Math.max(1, Math.round((n * ROUND_MS) / ms));
-      n *= 2;
-    }
-  });
+  // Warm up, round-robin, WARMUP_MS per contender: some routers take a few
+  // hundred ms of matching to reach their steady speed. Then size each
+  // contender's reps so a round takes about ROUND_MS.
+  let reps = contenders.map((k) => repsFor(k, ROUND_MS));
+  for (let w = 0; w < WARMUP_MS / ROUND_MS; w++) contenders.forEach((k, i) => k.run(reps[i]!));
+  reps = contenders.map((k) => repsFor(k, ROUND_MS));
   const results: number[][] = contenders.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let j = 0; j < contenders.length; j++) {
@@ -314,75 +323,92 @@ function measure(contenders: readonly Contender[], opsPerRep: number): number[][
   return results;
 }
 
-function report(title: string, contenders: readonly Contender[], cases: readonly Case[], baseline: string): void {
+function report(title: string, contenders: readonly Contender[], cases: readonly Case[]): void {
+  const baseline = 'find-my-way';
   const perRound = measure(contenders, cases.length);
-  const medians = perRound.map(median);
-  const base = medians[contenders.findIndex((k) => k.name === baseline)]!;
+  if (process.env.BENCH_DEBUG)
+    for (const [i, k] of contenders.entries())
+      console.log(k.name, perRound[i]!.map((x) => Math.round(x / 1000)).join(' '));
+  const base = perRound[contenders.findIndex((k) => k.name === baseline)]!;
+  // The machine's speed drifts between rounds; a ratio within one round does not.
+  const ratios = perRound.map((xs) => xs.map((x, r) => x / base[r]!));
   console.log(`\n${title}`);
   printTable(
-    ['router', 'median ops/s', 'spread', `vs ${baseline}`],
+    ['router', 'median ops/s', 'spread', `vs ${baseline}`, 'spread'],
     contenders.map((k, i) => [
       k.name,
-      formatInt(medians[i]!),
-      `±${(spreadPercent(perRound[i]!) / 2).toFixed(1)}%`,
-      formatRatio(medians[i]! / base),
+      formatInt(median(perRound[i]!)),
+      `±${spreadPercent(perRound[i]!).toFixed(1)}%`,
+      formatRatio(median(ratios[i]!)),
+      `±${spreadPercent(ratios[i]!).toFixed(1)}%`,
     ]),
   );
 }
 
+// Each table runs in a process of its own, so that one router's JIT state
+// (inline caches warmed on other instances or request sets) does not leak
+// into the next table: an app has one router.
+const tables = {
+  full(): void {
+    const all = routes.map((_, i) => i);
+    const cases = casesFor(all);
+    const missCount = cases.filter((c) => c.route < 0).length;
+    const smart = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
+    const contenders = [...serveMux(all, cases), findMyWay(all, cases), hono('hono SmartRouter', smart, all, cases)];
+    check(contenders, cases);
+    console.log(
+      `check: ${cases.length} requests (${routes.length} routes, ${missCount} misses) give the same route and ` +
+        `path values in every router. Hono's SmartRouter picked: ${smart.name}.`,
+    );
+    report(`All ${routes.length} routes, ${cases.length} requests (${missCount} misses)`, contenders, cases);
+  },
+  misses(): void {
+    const all = routes.map((_, i) => i);
+    const cases = casesFor(all).filter((c) => c.route < 0);
+    const smart = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
+    const contenders = [...serveMux(all, cases), findMyWay(all, cases), hono('hono SmartRouter', smart, all, cases)];
+    check(contenders, cases);
+    report(`Misses only: the ${cases.length} requests that match no route (ServeMux: 404 or 405)`, contenders, cases);
+  },
+  regexp(): void {
+    const { kept, refused } = regExpRouterSubset();
+    const cases = casesFor(kept);
+    const contenders = [
+      serveMux(kept, cases)[0],
+      findMyWay(kept, cases),
+      hono('hono RegExpRouter', new RegExpRouter(), kept, cases),
+    ];
+    check(contenders, cases);
+    console.log(
+      `check: RegExpRouter refuses ${refused.length} of the ${routes.length} routes (first: ${refused[0]}); ` +
+        `on the other ${kept.length} (${cases.length} requests) all routers agree.`,
+    );
+    report(`The ${kept.length} routes RegExpRouter accepts, ${cases.length} requests`, contenders, cases);
+  },
+};
+
 function main(): void {
+  const table = process.argv.find((a) => a.startsWith('--table='))?.slice('--table='.length);
+  if (table !== undefined) {
+    if (!(table in tables)) throw new Error(`unknown table ${table}; one of ${Object.keys(tables).join(', ')}`);
+    tables[table as keyof typeof tables]();
+    return;
+  }
   console.log(`bench/router: ${environment()}`);
-  console.log(`${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per router; median ops/s (one op = one match).`);
-
-  const all = routes.map((_, i) => i);
-  const cases = casesFor(all);
-  const missCases = cases.filter((c) => c.route < 0);
-  const smart = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
-  const full = [...serveMux(all, cases), findMyWay(all, cases), hono('hono SmartRouter', smart, all, cases)];
-  check(full, cases);
-  const hits = cases.length - missCases.length;
   console.log(
-    `check: ${cases.length} requests (${hits} routes, ${missCases.length} misses) give the same route and ` +
-      `path values in every router. Hono's SmartRouter picked: ${smart.name}.`,
+    `${WARMUP_MS} ms warm-up, then ${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per router, one process per table; ` +
+      `median ops/s (one op = one match) and median of the per-round ratios; spread = half the interquartile range.`,
   );
-
-  const { kept, refused } = regExpRouterSubset();
-  const subCases = casesFor(kept);
-  const sub = [
-    serveMux(kept, subCases)[0],
-    findMyWay(kept, subCases),
-    hono('hono RegExpRouter', new RegExpRouter(), kept, subCases),
-  ];
-  check(sub, subCases);
-  console.log(
-    `check: RegExpRouter refuses ${refused.length} of the ${routes.length} routes (e.g. ${refused[0]}); ` +
-      `on the other ${kept.length} (${subCases.length} requests) all routers agree.`,
-  );
-
-  report(
-    `All ${routes.length} routes, ${cases.length} requests (${missCases.length} misses)`,
-    full,
-    cases,
-    'find-my-way',
-  );
-  const missOnly = [
-    ...serveMux(all, missCases),
-    findMyWay(all, missCases),
-    hono(
-      'hono SmartRouter',
-      new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] }),
-      all,
-      missCases,
-    ),
-  ];
-  check(missOnly, missCases);
-  report(
-    `Misses only: the ${missCases.length} requests that match no route (ServeMux: 404 or 405)`,
-    missOnly,
-    missCases,
-    'find-my-way',
-  );
-  report(`The ${kept.length} routes RegExpRouter accepts, ${subCases.length} requests`, sub, subCases, 'find-my-way');
+  for (const name of Object.keys(tables)) {
+    const r = spawnSync(process.execPath, [...process.execArgv, __filename, `--table=${name}`], {
+      stdio: 'inherit',
+      timeout: 120_000,
+    });
+    if (r.status !== 0) {
+      console.error(`bench/router: table ${name} failed (${r.error?.message ?? r.signal ?? `exit ${r.status}`})`);
+      process.exit(1);
+    }
+  }
 }
 
 main();
