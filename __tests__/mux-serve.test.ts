@@ -31,7 +31,7 @@ import {
   type PageRequest,
   type RequestTarget,
 } from '../core/mux/request';
-import { RoutingNode } from '../core/mux/routing-tree';
+import { RoutingNode, SplitPath } from '../core/mux/routing-tree';
 import { ServeMux } from '../core/mux/serve-mux';
 
 // ---------------------------------------------------------------------------
@@ -233,7 +233,7 @@ describe('RoutingNode.match (Go TestRoutingNodeMatch), trees built in both order
     const patterns = trees[tree]!;
     for (const pats of [patterns, [...patterns].reverse()]) {
       const matches: string[] = [];
-      const leaf = buildTree(pats).match(host, method, path, matches);
+      const leaf = buildTree(pats).match(host, method, new SplitPath(path), matches);
       expect({ pattern: leaf?.pattern?.str ?? '', matches: leaf ? matches : [] }).toEqual({
         pattern: wantPattern,
         matches: wantMatches,
@@ -256,7 +256,7 @@ describe('RoutingNode.matchingMethods (Go TestMatchingMethods)', () => {
     ['empty', ['/'], '', '/', ''],
   ])('%s: %j %s %s → %s', (_name, patterns, host, path, want) => {
     const methods = new Set<string>();
-    buildTree(patterns).matchingMethods(host, path, methods);
+    buildTree(patterns).matchingMethods(host, new SplitPath(path), methods);
     expect([...methods].sort().join(',')).toBe(want);
   });
 });

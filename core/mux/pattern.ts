@@ -183,10 +183,30 @@ function unescapeBytes(seg: string): string {
  */
 export function cleanPath(p: string): string {
   if (p === '') return '/';
+  // Most paths are clean already; a scan is ~8x cheaper than splitting and joining (bench/router).
+  if (p.charCodeAt(0) === 47 && isClean(p)) return p;
   if (p[0] !== '/') p = '/' + p;
   let np = posixClean(p);
   if (p.endsWith('/') && np !== '/') np += '/';
   return np;
+}
+
+// A rooted path without "//", "." or ".." segments.
+function isClean(p: string): boolean {
+  for (let i = 0; i < p.length; i++) {
+    if (p.charCodeAt(i) !== 47) continue;
+    const c1 = p.charCodeAt(i + 1); // NaN past the end
+    if (c1 === 47) return false; // "//"
+    if (c1 === 46) {
+      const c2 = p.charCodeAt(i + 2);
+      if (c2 !== c2 || c2 === 47) return false; // "/." at the end, or "/./"
+      if (c2 === 46) {
+        const c3 = p.charCodeAt(i + 3);
+        if (c3 !== c3 || c3 === 47) return false; // "/.." at the end, or "/../"
+      }
+    }
+  }
+  return true;
 }
 
 // Go's path.Clean for a rooted path.

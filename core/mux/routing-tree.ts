@@ -23,11 +23,22 @@ export class RoutingNode<THandler> {
   // The child for a multi wildcard. Go keys it "*" among the literals, which
   // makes a literal "*" segment collide with it; a field of its own does not.
   #multiChild: RoutingNode<THandler> | null = null;
+  // On a method node: the leaves of all-literal patterns by their exact path.
+  // The depth-first search tries literals first at every level, so when such a
+  // leaf matches it is what the search would find; one Map lookup instead of a
+  // walk makes static routes about 3x faster (bench/router).
+  #static: Map<string, RoutingNode<THandler>> | null = null;
 
   /** Adds a pattern below this root: host, then method, then the path. */
   addPattern(p: Pattern, handler: THandler): void {
     const n = this.#child(p.host).#child(p.method);
     n.#addSegments(p.segments, 0, p, handler);
+    const key = staticKey(p);
+    if (key !== null) {
+      let leaf: RoutingNode<THandler> = n;
+      for (const seg of p.segments) leaf = leaf.#children!.get(seg.s)!;
+      (n.#static ??= new Map()).set(key, leaf);
+    }
   }
 
   #addSegments(segs: readonly Segment[], i: number, p: Pattern, handler: THandler): void {
@@ -64,7 +75,7 @@ export class RoutingNode<THandler> {
    * The leaf matching host, method and path (escaped, starting with "/"),
    * pushing the wildcard values in pattern order onto `matches`.
    */
-  match(host: string, method: string, path: string, matches: string[]): RoutingNode<THandler> | null {
+  match(host: string, method: string, path: SplitPath, matches: string[]): RoutingNode<THandler> | null {
     if (host !== '') {
       // A pattern with this host wins; if none matches, fall back to patterns without a host.
       const h = this.#children?.get(host);
@@ -74,41 +85,41 @@ export class RoutingNode<THandler> {
     return this.#emptyChild ? this.#emptyChild.#matchMethodAndPath(method, path, matches) : null;
   }
 
-  #matchMethodAndPath(method: string, path: string, matches: string[]): RoutingNode<THandler> | null {
+  #matchMethodAndPath(method: string, path: SplitPath, matches: string[]): RoutingNode<THandler> | null {
     const exact = this.#children?.get(method);
-    let l = exact ? exact.#matchPath(path, 0, matches) : null;
+    let l = exact ? exact.#matchFromMethod(path, matches) : null;
     if (l) return l;
     if (method === 'HEAD') {
       const get = this.#children?.get('GET');
-      l = get ? get.#matchPath(path, 0, matches) : null;
+      l = get ? get.#matchFromMethod(path, matches) : null;
       if (l) return l;
     }
-    return this.#emptyChild ? this.#emptyChild.#matchPath(path, 0, matches) : null;
+    return this.#emptyChild ? this.#emptyChild.#matchFromMethod(path, matches) : null;
   }
 
-  // Matches path[start:], which is empty or starts with "/".
-  #matchPath(path: string, start: number, matches: string[]): RoutingNode<THandler> | null {
-    if (start === path.length) return this.pattern ? this : null;
-    let seg: string;
-    let next: number;
-    if (start === path.length - 1) {
-      seg = '/'; // the trailing slash, matched by {$}
-      next = path.length;
-    } else {
-      const i = path.indexOf('/', start + 1);
-      next = i < 0 ? path.length : i;
-      seg = pathUnescape(path.slice(start + 1, next));
+  #matchFromMethod(path: SplitPath, matches: string[]): RoutingNode<THandler> | null {
+    // A path with escapes may still match a literal once unescaped: search the tree.
+    if (this.#static && !path.escaped) {
+      const leaf = this.#static.get(path.path);
+      if (leaf) return leaf;
     }
+    return this.#matchPath(path, 0, matches);
+  }
+
+  // Matches the path from segment i on.
+  #matchPath(sp: SplitPath, i: number, matches: string[]): RoutingNode<THandler> | null {
+    if (i === sp.segs.length) return this.pattern ? this : null;
+    const seg = sp.segs[i]!;
     // Literals first: by construction they are more specific than wildcards here.
     const lit = this.#children?.get(seg);
     if (lit) {
-      const l = lit.#matchPath(path, next, matches);
+      const l = lit.#matchPath(sp, i + 1, matches);
       if (l) return l;
     }
     // Then a single wildcard, which never matches the trailing slash.
     if (this.#emptyChild && seg !== '/') {
       matches.push(seg);
-      const l = this.#emptyChild.#matchPath(path, next, matches);
+      const l = this.#emptyChild.#matchPath(sp, i + 1, matches);
       if (l) return l;
       matches.pop();
     }
@@ -116,24 +127,84 @@ export class RoutingNode<THandler> {
     const multi = this.#multiChild;
     if (multi) {
       // A trailing slash in a pattern is a nameless multi: it records no value.
-      if (lastSegment(multi.pattern!).s !== '') matches.push(pathUnescape(path.slice(start + 1)));
+      if (lastSegment(multi.pattern!).s !== '') matches.push(pathUnescape(sp.path.slice(sp.starts[i]! + 1)));
       return multi;
     }
     return null;
   }
 
   /** Adds to `methods` each method for which host and path would match. */
-  matchingMethods(host: string, path: string, methods: Set<string>): void {
+  matchingMethods(host: string, path: SplitPath, methods: Set<string>): void {
     const h = host !== '' ? this.#children?.get(host) : undefined;
     if (h) h.#matchingMethodsPath(path, methods);
     if (this.#emptyChild) this.#emptyChild.#matchingMethodsPath(path, methods);
     if (methods.has('GET')) methods.add('HEAD');
   }
 
-  #matchingMethodsPath(path: string, methods: Set<string>): void {
+  #matchingMethodsPath(path: SplitPath, methods: Set<string>): void {
     // The method-less child is left out: it would have matched any method.
     for (const [method, c] of this.#children ?? []) {
-      if (c.#matchPath(path, 0, [])) methods.add(method);
+      if (c.#matchFromMethod(path, [])) methods.add(method);
     }
   }
+}
+
+/**
+ * A request path cut into its unescaped segments once, for the several
+ * searches one request may need (match, trailing-slash retry, 405 methods).
+ * "/a/b%2Fc/" => segs ["a", "b/c", "/"] (the last "/" is the trailing slash).
+ */
+export class SplitPath {
+  readonly escaped: boolean;
+  #segs: string[] | undefined;
+  #starts: number[] = [];
+
+  constructor(readonly path: string) {
+    this.escaped = path.includes('%');
+  }
+
+  get segs(): string[] {
+    return (this.#segs ??= this.#split());
+  }
+
+  /** Where segment i starts: the index of the "/" before it. */
+  get starts(): number[] {
+    if (!this.#segs) this.#segs = this.#split();
+    return this.#starts;
+  }
+
+  #split(): string[] {
+    const path = this.path;
+    const segs: string[] = [];
+    let start = 0;
+    while (start < path.length) {
+      this.#starts.push(start);
+      if (start === path.length - 1) {
+        segs.push('/'); // the trailing slash, matched by {$}
+        break;
+      }
+      const i = path.indexOf('/', start + 1);
+      const next = i < 0 ? path.length : i;
+      segs.push(pathUnescape(path.slice(start + 1, next)));
+      start = next;
+    }
+    return segs;
+  }
+}
+
+// The exact path an all-literal pattern matches ("/a/{$}" → "/a/"), or null.
+function staticKey(p: Pattern): string | null {
+  let key = '';
+  for (const [i, seg] of p.segments.entries()) {
+    if (seg.wild) return null;
+    if (seg.s === '/') {
+      if (i !== p.segments.length - 1) return null;
+      key += '/';
+    } else {
+      // An unescaped %2F is found only by the search; an empty literal shares the wildcard's node, as in Go.
+      if (seg.s === '' || seg.s.includes('/')) return null;
+      key += '/' + seg.s;
+    }
+  }
+  return key;
 }

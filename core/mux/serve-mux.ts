@@ -22,7 +22,7 @@ import {
   type PageRequest,
 } from './request';
 import { RoutingIndex } from './routing-index';
-import { RoutingNode } from './routing-tree';
+import { RoutingNode, SplitPath } from './routing-tree';
 
 /** What `ServeMux.handler` finds for a request, as Go's ServeMux.Handler. */
 export interface HandlerMatch {
@@ -143,11 +143,12 @@ export class ServeMux implements HandlerObject {
       host = stripHostPort(target.host);
       path = cleanPath(target.path);
     }
-    leaf = this.#tree.match(host, method, path, matches);
+    const split = new SplitPath(path);
+    leaf = this.#tree.match(host, method, split, matches);
     if (!exactMatch(leaf, path) && path !== '' && !path.endsWith('/')) {
       // If "/x/" would match exactly, redirect "/x" there (reporting the pattern it leads to).
       const withSlash = path + '/';
-      const l2 = this.#tree.match(host, method, withSlash, []);
+      const l2 = this.#tree.match(host, method, new SplitPath(withSlash), []);
       if (exactMatch(l2, withSlash)) {
         const location = withQuery(withSlash, target.query);
         return {
@@ -170,9 +171,9 @@ export class ServeMux implements HandlerObject {
     if (!leaf) {
       // Not Found or Method Not Allowed: does another method match this path (or path + "/")?
       const methods = new Set<string>();
-      this.#tree.matchingMethods(host, path, methods);
+      this.#tree.matchingMethods(host, split, methods);
       // As the trailing-slash redirect would (Go issue 67657: not for a path already ending in "/").
-      if (!path.endsWith('/')) this.#tree.matchingMethods(host, path + '/', methods);
+      if (!path.endsWith('/')) this.#tree.matchingMethods(host, new SplitPath(path + '/'), methods);
       if (methods.size === 0) return { leaf: null, matches, own: notFound, pattern: '' };
       const allow = [...methods].sort().join(', ');
       return { leaf: null, matches, own: () => textError(405, 'Method Not Allowed', { allow }), pattern: '' };

@@ -1,0 +1,22 @@
+// A profile target for the miss path (404/405): node --cpu-prof --import tsx bench/router/misses-profile.ts
+
+import { ServeMux } from '../../core';
+import { kTarget } from '../../core/mux/request';
+import { misses, routes } from './routes';
+
+const mux = new ServeMux();
+for (const r of routes) mux.handle(r, () => new Response(''));
+const reqs = misses.map(([method, path]) => {
+  const req = Object.create(Request.prototype) as Request;
+  Object.defineProperty(req, 'method', { value: method });
+  return Object.assign(req, { [kTarget]: { host: 'api.github.com', path, query: '' } });
+});
+let n = 0;
+const start = performance.now();
+while (performance.now() - start < 3000) {
+  for (const r of reqs) {
+    mux.handler(r);
+    n++;
+  }
+}
+console.log(`${Math.round(n / 3)} misses/s`);
