@@ -9,10 +9,10 @@
 //   GET /static/{path...}   CSS, icon, app.js, and htmx from its npm package
 
 import { join } from 'node:path';
-import { ServeMux, mount, route, staticFiles, type Tree } from 'pagetree';
+import { ServeMux, mount, route, staticFiles, type Route, type StaticFiles, type Tree } from 'pagetree';
 import { Admin, UserPage } from './admin';
 import { Store } from './store';
-import { AddTask, DeleteTask, TasksPage, ToggleTask } from './tasks';
+import { AddTask, DeleteTask, TasksPage, ToggleTask, type Deps } from './tasks';
 
 declare module 'pagetree' {
   interface Register {
@@ -20,7 +20,7 @@ declare module 'pagetree' {
   }
 }
 
-/** htmx 4 by default; HTMX_VERSION=2 serves htmx 2 (the `htmx2` alias of htmx.org 2). */
+/** htmx 4 by default; "2" serves htmx 2 (the `htmx2` alias of htmx.org 2). */
 function htmxScript(version: string): string {
   return require.resolve(version === '2' ? 'htmx2/dist/htmx.min.js' : 'htmx.org/dist/htmx.min.js');
 }
@@ -31,24 +31,31 @@ export class App {
   toggle = route('POST /tasks/{taskId}/toggle', ToggleTask);
   remove = route('DELETE /tasks/{taskId}', DeleteTask);
   admin = route('/admin Admin', Admin);
-  assets = route(
-    'GET /static/{path...}',
-    staticFiles(join(__dirname, '..', 'static'), {
-      files: { 'htmx.min.js': htmxScript(process.env.HTMX_VERSION ?? '4') },
-    }),
-  );
+  assets: Route<'GET /static/{path...}', StaticFiles>;
+
+  constructor(deps: AppDeps) {
+    const files = { 'htmx.min.js': htmxScript(deps.htmxVersion) };
+    this.assets = route('GET /static/{path...}', staticFiles(join(__dirname, '..', 'static'), { files }));
+  }
+}
+
+interface AppDeps extends Deps {
+  htmxVersion: string;
 }
 
 export interface AppOptions {
   /** SQLite file, or ":memory:". Default: pages-example/data/tasks.db. */
   databasePath?: string;
+  /** "4" (default) or "2": which htmx the pages load. */
+  htmxVersion?: string;
 }
 
 /** Builds the app: the store, the mux and the mounted tree, with its URLs checked at boot. */
 export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree<App>; store: Store } {
   const store = new Store(options.databasePath ?? join(__dirname, 'data', 'tasks.db'));
   const mux = new ServeMux();
-  const tree = mount(mux, App, '/', 'Tasks', { deps: { store } });
+  const deps: AppDeps = { store, htmxVersion: options.htmxVersion ?? '4' };
+  const tree = mount(mux, App, '/', 'Tasks', { deps });
   // Every dynamic link resolves, or the app does not start.
   tree.validate([
     [TasksPage],

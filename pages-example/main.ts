@@ -1,7 +1,8 @@
 // `npm start`: serves the example app on PORT (default 3000).
+// DATABASE_PATH picks the SQLite file; HTMX_VERSION=2 serves htmx 2 instead of htmx 4.
 
 import { serve } from 'pagetree/node';
 import { createApp } from './app';
 
-const { mux } = createApp({ databasePath: process.env.DATABASE_PATH });
+const { mux } = createApp({ databasePath: process.env.DATABASE_PATH, htmxVersion: process.env.HTMX_VERSION });
 serve(mux);
