@@ -30,7 +30,8 @@ export function Layout(props: { title: string; children?: JSX.Element | JSX.Elem
         </head>
         <body>
           <header>
-            <nav hx-boost="true">
+            {/* htmx 2 inherits hx-boost; htmx 4 only inherits the :inherited form */}
+            <nav hx-boost="true" hx-boost:inherited="true">
               <strong>pagetree</strong>
               {nav.map((item) => (
                 <a href={item.href} aria-current={item.active ? 'page' : undefined} safe>

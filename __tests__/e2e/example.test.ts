@@ -1,0 +1,168 @@
+// The example app in Chromium with the real htmx client, once with htmx 4 and once with htmx 2.
+// Chromium is Debian's (/usr/bin/chromium, installed by .ci/run); playwright-core drives it.
+
+import { mkdirSync } from 'node:fs';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page, type Request as BrowserRequest } from 'playwright-core';
+import { shutdown, toNodeListener } from '../../core/node';
+import { createApp } from '../../pages-example/app';
+
+const artifacts = join(__dirname, 'artifacts');
+jest.setTimeout(60_000);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// Waits until `probe` returns a value that `ok` accepts, and returns it (jest has no expect.poll).
+async function poll<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeout = 5000): Promise<T> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+interface Seen {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
+  let server: Server;
+  let base: string;
+  let app: ReturnType<typeof createApp>;
+  let page: Page;
+  const seen: Seen[] = [];
+
+  beforeAll(async () => {
+    app = createApp({ databasePath: ':memory:', htmxVersion });
+    server = createServer(toNodeListener(app.mux));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    page = await browser.newPage();
+    page.on('dialog', () => {
+      throw new Error('a dialog opened: injected script ran');
+    });
+    // Record every htmx request with its answer.
+    page.on('requestfinished', (req: BrowserRequest) => {
+      void (async () => {
+        const headers = await req.allHeaders();
+        const res = await req.response();
+        if (!res || headers['hx-request'] !== 'true') return;
+        seen.push({ method: req.method(), url: req.url(), headers, body: await res.text() });
+      })().catch(() => {}); // a page closing mid-read is not a finding
+    });
+  });
+  afterAll(async () => {
+    await page?.close();
+    await shutdown(server, 1000);
+    app.store.close();
+  });
+
+  // The htmx requests for a path, once they have finished.
+  async function requestsTo(method: string, path: string): Promise<Seen[]> {
+    const matching = () =>
+      seen.filter((s) => s.method === method && new URL(s.url).pathname + new URL(s.url).search === path);
+    const found = await poll(matching, (list) => list.length > 0);
+    expect(found.length).toBeGreaterThan(0);
+    return found;
+  }
+
+  const marker = () => page.evaluate(() => (window as unknown as { marker?: number }).marker);
+
+  test('loads the full page with htmx running', async () => {
+    await page.goto(base + '/');
+    await expect(page.title()).resolves.toBe('Tasks · pagetree');
+    const version = await page.evaluate(() => (window as unknown as { htmx?: { version: string } }).htmx?.version);
+    expect(version?.startsWith(htmxVersion + '.')).toBe(true);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    mkdirSync(artifacts, { recursive: true });
+  });
+
+  test('adds, toggles and deletes tasks without a full reload', async () => {
+    for (const title of ['buy milk', 'walk the dog', '<script>alert(1)</script>']) {
+      await page.fill('input[name=title]', title);
+      await page.click('form.add button');
+      await page.locator('ul.tasks li .title', { hasText: title }).waitFor();
+    }
+    await expect(page.locator('input[name=title]').inputValue()).resolves.toBe(''); // the form was reset
+    // The injected title is text, not a script.
+    await expect(page.locator('ul.tasks li .title').nth(2).textContent()).resolves.toBe('<script>alert(1)</script>');
+    const [add] = await requestsTo('POST', '/tasks');
+    expect(add!.headers['hx-request']).toBe('true');
+    expect(add!.headers['hx-target']).toBe(htmxVersion === '4' ? 'section#tasks-task-list' : 'tasks-task-list');
+    expect(add!.body).toMatch(/^<ul class="tasks">/);
+
+    await page.locator('ul.tasks li', { hasText: 'buy milk' }).locator('button.toggle').click();
+    await page.locator('ul.tasks li.done', { hasText: 'buy milk' }).waitFor();
+    await page.locator('ul.tasks li', { hasText: 'walk the dog' }).locator('button.delete').click();
+    await page.locator('ul.tasks li', { hasText: 'walk the dog' }).waitFor({ state: 'detached' });
+    expect(await marker()).toBe(42);
+    await page.screenshot({ path: join(artifacts, `main-htmx${htmxVersion}.png`), fullPage: true });
+  });
+
+  test('search re-renders only the results region', async () => {
+    await page.locator('input[type=search]').pressSequentially('milk');
+    expect(
+      await poll(
+        () => page.locator('ul.tasks li').count(),
+        (n) => n === 1,
+      ),
+    ).toBe(1);
+    const [search] = await requestsTo('GET', '/?q=milk');
+    expect(search!.headers['hx-request']).toBe('true');
+    expect(search!.headers['hx-target']).toBe(htmxVersion === '4' ? 'section#tasks-task-list' : 'tasks-task-list');
+    expect(search!.body).toMatch(/^<ul class="tasks">/);
+    expect(search!.body).not.toContain('<html');
+    expect(await page.locator('h1').count()).toBe(1);
+    expect(await marker()).toBe(42);
+    expect(new URL(page.url()).search).toBe('?q=milk'); // pushed
+  });
+
+  test('the back button after a boosted navigation gives a full page, not a fragment', async () => {
+    await page.click('nav a:has-text("Admin")');
+    await page.waitForURL(base + '/admin/');
+    await expect(page.locator('h1').textContent()).resolves.toBe('Admin');
+    expect(await marker()).toBe(42); // boosted: no full reload
+    await page.goBack();
+    await page.waitForURL(base + '/?q=milk');
+    await page.locator('h1', { hasText: 'Tasks' }).waitFor();
+    expect(await page.locator('header nav').count()).toBe(1);
+    expect(await page.locator('h1').count()).toBe(1);
+    expect(await page.locator('section#tasks-task-list').count()).toBe(1);
+    // A reload of a pushed partial URL is a full page too.
+    await page.reload();
+    await page.locator('h1', { hasText: 'Tasks' }).waitFor();
+    expect(await page.locator('header nav').count()).toBe(1);
+  });
+
+  test('visiting /admin lands on /admin/', async () => {
+    const res = await page.goto(base + '/admin');
+    expect(page.url()).toBe(base + '/admin/');
+    expect(res!.status()).toBe(200);
+    expect(res!.request().redirectedFrom()?.url()).toBe(base + '/admin');
+  });
+});
