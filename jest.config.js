@@ -4,6 +4,8 @@ module.exports = {
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
+    // typed-html's components compile with their own tsconfig (classic JSX, no kitajs runtime).
+    '/__tests__/typed-html/.+\\.tsx$': ['ts-jest', { tsconfig: '<rootDir>/__tests__/typed-html/tsconfig.json' }],
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
   },
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
