@@ -56,7 +56,7 @@ class TodosPage {
     );
   }
   stats(props: { todos: Todo[] }) {
-    return <span>{String(props.todos.length)} items</span>;
+    return <span>{props.todos.length} items</span>;
   }
   listStats() {
     return <b>list stats</b>;

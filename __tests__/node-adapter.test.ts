@@ -4,7 +4,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ServeMux } from '../core';
-import { serve, shutdown, toNodeListener } from '../core/node';
+import { shutdown, toNodeListener } from '../core/node';
 
 interface Reply {
   status: number;

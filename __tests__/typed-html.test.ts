@@ -8,6 +8,7 @@ import { fetchPage, htmx2 } from './support/http';
 interface Item {
   name: string;
 }
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would pull typed-html's global JSX into this program
 const components = require('./typed-html/components') as {
   itemList(items: Item[]): string;
   layout(title: string, body: string): string;

@@ -14,7 +14,7 @@
 import { requestContext } from './context';
 import { HttpError } from './errors';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from './mux/request';
-import type { Component, Middleware, PageNode } from './page-node';
+import type { Middleware, PageNode } from './page-node';
 import { fullTarget, selectedComponent, selectTarget, type RenderTarget } from './render-target';
 import { liteData, liteResponse, textError } from './response';
 import type { Tree } from './tree';

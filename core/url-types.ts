@@ -54,12 +54,24 @@ type ArgsOfTarget<TEntries, T, TExtra extends string> = TEntries extends {
   target: infer TTarget;
   params: infer TParams;
 }
-  ? [T] extends [TTarget]
-    ? [TTarget] extends [T]
-      ? ParamsObject<Extract<TParams, string> | TExtra>
+  ? SameMembers<T, TTarget> extends true
+    ? [T] extends [TTarget]
+      ? [TTarget] extends [T]
+        ? ParamsObject<Extract<TParams, string> | TExtra>
+        : never
       : never
     : never
   : never;
+
+// A cheap first filter before the structural comparison: equal unions of
+// member names compare by identity, so most entries are ruled out without
+// comparing two classes member by member (bench/types: 200 calls on 200
+// routes went from 5.3 s to the figure in bench/README.md).
+type SameMembers<A, B> = [keyof InstanceOf<A>] extends [keyof InstanceOf<B>]
+  ? [keyof InstanceOf<B>] extends [keyof InstanceOf<A>]
+    ? true
+    : false
+  : false;
 
 type LastPage<TChain> = TChain extends readonly [...unknown[], infer TLast] ? TLast : never;
 

@@ -82,6 +82,7 @@ export type HtmxInheritedAttributes = {
 };
 
 declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace -- @kitajs/html's element types live in the global JSX namespace
   namespace JSX {
     interface HtmlTag extends HtmxAttributes, HtmxInheritedAttributes {}
   }

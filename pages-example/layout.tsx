@@ -1,5 +1,6 @@
 // The page layout: head, navigation built from urlFor, the active item from currentPage().
 
+import type { Children } from '@kitajs/html';
 import { currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
 import { Admin } from './admin';
 import { TasksPage } from './tasks';
@@ -10,7 +11,7 @@ function within(page: abstract new (...args: never[]) => object): boolean {
   return false;
 }
 
-export function Layout(props: { title: string; children?: JSX.Element | JSX.Element[] }): JSX.Element {
+export function Layout(props: { title: string; children?: Children }): JSX.Element {
   const nav = [
     { label: 'Tasks', href: urlFor(TasksPage), active: within(TasksPage) },
     { label: 'Admin', href: urlFor(Admin), active: within(Admin) },

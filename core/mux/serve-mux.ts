@@ -12,15 +12,7 @@ import { ConflictError } from '../errors';
 import { redirectResponse, textError } from '../response';
 import { conflictsWith, describeConflict } from './compare';
 import { cleanPath, lastSegment, parsePattern, type Pattern } from './pattern';
-import {
-  callHandler,
-  requestTarget,
-  setRoute,
-  type Handler,
-  type HandlerFunc,
-  type HandlerObject,
-  type PageRequest,
-} from './request';
+import { callHandler, requestTarget, setRoute, type Handler, type HandlerFunc, type HandlerObject } from './request';
 import { RoutingIndex } from './routing-index';
 import { RoutingNode, SplitPath } from './routing-tree';
 
@@ -134,7 +126,6 @@ export class ServeMux implements HandlerObject {
     if (target.path === '*') return { leaf: null, matches, own: badRequest, pattern: '' };
     let host: string;
     let path: string;
-    let leaf: RoutingNode<Handler> | null;
     if (method === 'CONNECT') {
       // CONNECT requests are not canonicalized, but the "/tree" → "/tree/" redirect applies.
       host = target.host;
@@ -144,7 +135,7 @@ export class ServeMux implements HandlerObject {
       path = cleanPath(target.path);
     }
     const split = new SplitPath(path);
-    leaf = this.#tree.match(host, method, split, matches);
+    const leaf = this.#tree.match(host, method, split, matches);
     if (!exactMatch(leaf, path) && path !== '' && !path.endsWith('/')) {
       // If "/x/" would match exactly, redirect "/x" there (reporting the pattern it leads to).
       const withSlash = path + '/';

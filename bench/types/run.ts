@@ -1,0 +1,89 @@
+// How long the compile-time urlFor checks take on a large tree.
+//
+//   npm run bench:types
+//
+// Generates a tree of GROUPS × PAGES routes (every page with a param of its own
+// plus its group's), one typed `tree.urlFor` call per page, and type-checks it
+// with `tsc --extendedDiagnostics`; then the same file with the calls untyped
+// (`as any` tree), so the difference is the cost of the checks. Median of 3 runs each.
+
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { median } from '../lib/report';
+
+const GROUPS = 20;
+const PAGES = 10;
+const RUNS = 3;
+const dir = join(__dirname, '.generated');
+
+function source(typed: boolean): string {
+  const lines = [`import { ServeMux, mount, route } from 'pagetree';`];
+  for (let g = 0; g < GROUPS; g++) {
+    for (let p = 0; p < PAGES; p++) {
+      lines.push(`export class Page${g}x${p} { page() { return 'p${g}x${p}'; } own${g}x${p}() { return ${p}; } }`);
+    }
+    const fields = Array.from(
+      { length: PAGES },
+      (_, p) => `  p${p} = route('/item${p}/{id${p}} Page ${p}', Page${g}x${p});`,
+    );
+    lines.push(`export class Group${g} {\n${fields.join('\n')}\n}`);
+  }
+  lines.push(`export class App {`);
+  for (let g = 0; g < GROUPS; g++) lines.push(`  g${g} = route('/group${g}/{group${g}}', Group${g});`);
+  lines.push(`}`);
+  lines.push(`const tree = mount(new ServeMux(), App)${typed ? '' : ' as any'};`);
+  for (let g = 0; g < GROUPS; g++) {
+    for (let p = 0; p < PAGES; p++) lines.push(`tree.urlFor(Page${g}x${p}, { group${g}: 'g', id${p}: ${p} });`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+function checkTime(file: string): number {
+  const out = execFileSync(
+    process.execPath,
+    [
+      require.resolve('typescript/bin/tsc'),
+      '--noEmit',
+      '--extendedDiagnostics',
+      '--ignoreConfig',
+      '--strict',
+      '--skipLibCheck',
+      '--module',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--types',
+      'node',
+      '--rootDir',
+      join(__dirname, '..', '..'),
+      file,
+    ],
+    { encoding: 'utf8' },
+  );
+  const m = /Check time:\s+([\d.]+)s/.exec(out);
+  if (!m) throw new Error(`no check time in tsc output:\n${out}`);
+  return Number(m[1]);
+}
+
+rmSync(dir, { recursive: true, force: true });
+mkdirSync(dir, { recursive: true });
+const typedFile = join(dir, 'typed.ts');
+const untypedFile = join(dir, 'untyped.ts');
+writeFileSync(typedFile, source(true));
+writeFileSync(untypedFile, source(false));
+const typed: number[] = [];
+const untyped: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  typed.push(checkTime(typedFile));
+  untyped.push(checkTime(untypedFile));
+}
+const t = median(typed);
+const u = median(untyped);
+console.log(`bench/types: ${GROUPS * PAGES} routes, ${GROUPS * PAGES} typed urlFor calls, node ${process.version}`);
+console.log(`| program | tsc check time (median of ${RUNS}) |`);
+console.log(`| --- | ---: |`);
+console.log(`| typed urlFor calls | ${t.toFixed(2)} s |`);
+console.log(`| same calls untyped | ${u.toFixed(2)} s |`);
+console.log(`| cost of the checks | ${(t - u).toFixed(2)} s |`);
+rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,53 @@
+// pagetree/eslint-plugin: in-app URLs come from urlFor(), not from strings.
+//
+//   route-literal  '/admin/users' where App.admin.users is mounted → use urlFor(UsersPage)   (needs type information)
+//   url-attr       <a href="/admin/users">                         → use urlFor(…) / staticUrl(…)
+//
+// Docs: docs/lint.md.
+
+import type { TSESLint } from '@typescript-eslint/utils';
+import { routeLiteral } from './rules/route-literal';
+import { urlAttr } from './rules/url-attr';
+
+/** The plugin's rules, by name. */
+export const rules = {
+  'route-literal': routeLiteral,
+  'url-attr': urlAttr,
+};
+
+interface PagetreePlugin {
+  meta: { name: string; version: string };
+  rules: typeof rules;
+  configs: { recommended: TSESLint.FlatConfig.Config };
+}
+
+const plugin: PagetreePlugin = {
+  meta: { name: 'pagetree/eslint-plugin', version: '0.1.0' },
+  rules,
+  configs: { recommended: {} },
+};
+
+// The config names the plugin object itself, so it is filled in once the plugin exists.
+plugin.configs.recommended = {
+  name: 'pagetree/recommended',
+  plugins: { pagetree: plugin as unknown as TSESLint.FlatConfig.Plugin },
+  rules: {
+    'pagetree/route-literal': 'error',
+    'pagetree/url-attr': 'error',
+  },
+};
+
+/**
+ * The ESLint plugin: rules `route-literal` and `url-attr`, and `configs.recommended`
+ * (route-literal needs typed linting: `parserOptions.projectService`).
+ * @example
+ * // eslint.config.mts
+ * import tseslint from 'typescript-eslint';
+ * import pagetree from 'pagetree/eslint-plugin';
+ * export default [
+ *   ...tseslint.configs.recommended,
+ *   { files: ['src/**\/*.{ts,tsx}'], ...pagetree.configs.recommended,
+ *     languageOptions: { parserOptions: { projectService: true } } },
+ * ];
+ */
+export default plugin;

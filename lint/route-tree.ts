@@ -1,0 +1,275 @@
+// The page tree, rebuilt from source without running the app.
+//
+//   mount(mux, App, '/', 'Home')             → root App at "/"
+//   class App   { admin = route('/admin', Admin) }
+//   class Admin { users = route('/users Users', UsersPage) }
+//
+//   App.admin        Admin      "/admin"         group: not registered
+//   App.admin.users  UsersPage  "/admin/users"   page:  registered
+//
+// Every `mount()` call of the program with a constant route is a root; its
+// route fields are followed through classes in any file (the type checker
+// resolves imports), and full paths compose with mount's own `composePath`.
+// Reading the TypeScript AST (not ESTree) is what lets one pass see every file.
+
+import { dirname, resolve } from 'node:path';
+import ts from 'typescript';
+import { composePath } from '../core/mount';
+import { parseTag } from '../core/route';
+import { isIgnoredFile } from './source-files';
+
+/** One route of a mounted tree. */
+export interface MountedRoute {
+  /** Dotted field path as mount builds it, root class first: "App.admin.users". */
+  fieldPath: string;
+  /** The page class name, or "" when the target is not a class we can see (an object, a call). */
+  className: string;
+  /** Upper-case method (inherited from the parent when the tag has none), or "". */
+  method: string;
+  /** The full path: "/admin/users/{userId}". */
+  fullPath: string;
+  /** Whether mount registers it on the mux: a page or handler (groups and empty nodes are not). */
+  registered: boolean;
+}
+
+/** What the rules need of a program's mounted trees. */
+export interface RouteTree {
+  routes: readonly MountedRoute[];
+  /** Registered routes by the one URL they serve, for concrete patterns only. */
+  byUrl: ReadonlyMap<string, readonly MountedRoute[]>;
+  /** How many routes each class has across all mounts, to tell whether `urlFor(Class)` is unambiguous. */
+  classCount: ReadonlyMap<string, number>;
+}
+
+// Methods that never make a node a page, as page-node.ts decides.
+const notComponents = new Set(['constructor', 'props', 'serveHTTP', 'middlewares', 'init']);
+
+const cache = new WeakMap<ts.Program, RouteTree>();
+
+/**
+ * The mounted routes of a program, built once per program.
+ * @example routeTreeOf(program).byUrl.get('/admin/users')?.[0]?.fieldPath // → "App.admin.users"
+ */
+export function routeTreeOf(program: ts.Program): RouteTree {
+  let tree = cache.get(program);
+  if (!tree) cache.set(program, (tree = buildTree(program)));
+  return tree;
+}
+
+/**
+ * The URL a concrete pattern serves: `/{$}` at the end keeps its slash; any other wildcard
+ * means there is no single URL.
+ * @example concreteUrl('/admin/{$}') // → "/admin/"
+ */
+export function concreteUrl(fullPath: string): string | undefined {
+  const path = fullPath.endsWith('/{$}') ? fullPath.slice(0, -3) : fullPath;
+  return path.includes('{') ? undefined : path;
+}
+
+/**
+ * The directory a program's paths are judged from (test files, generated files): its tsconfig's.
+ * @example projectDir(program) // → "/work/app"
+ */
+export function projectDir(program: ts.Program): string {
+  const config = program.getCompilerOptions().configFilePath;
+  return typeof config === 'string' ? dirname(resolve(config)) : program.getCurrentDirectory();
+}
+
+function buildTree(program: ts.Program): RouteTree {
+  const checker = program.getTypeChecker();
+  const dir = projectDir(program);
+  const routes: MountedRoute[] = [];
+  for (const sf of program.getSourceFiles()) {
+    // Mounts in tests and generated code are not the app's; `mount` must be named somewhere in a file that calls it.
+    if (sf.isDeclarationFile || program.isSourceFileFromExternalLibrary(sf) || !sf.text.includes('mount')) continue;
+    if (isIgnoredFile(sf.fileName, dir, sf.text)) continue;
+    const visit = (node: ts.Node): void => {
+      if (ts.isCallExpression(node) && calleeName(node.expression, checker) === 'mount') {
+        routes.push(...mountedRoutes(node, checker));
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  const byUrl = new Map<string, MountedRoute[]>();
+  const classCount = new Map<string, number>();
+  for (const r of routes) {
+    if (r.className) classCount.set(r.className, (classCount.get(r.className) ?? 0) + 1);
+    const url = r.registered ? concreteUrl(r.fullPath) : undefined;
+    if (url === undefined || url === '/' || url === '') continue;
+    byUrl.set(url, [...(byUrl.get(url) ?? []), r]);
+  }
+  return { routes, byUrl, classCount };
+}
+
+// mount(mux, Root, route = '/', title, options): the root's name is its class name.
+function mountedRoutes(call: ts.CallExpression, checker: ts.TypeChecker): MountedRoute[] {
+  const [, rootArg, routeArg] = call.arguments;
+  if (!rootArg) return [];
+  const tagText = routeArg ? constantString(routeArg, checker) : '/';
+  const root = resolveTarget(rootArg, checker);
+  if (tagText === undefined || !root.className) return [];
+  const tag = parseTag(tagText);
+  const path = tag.path || '/';
+  if (!path.startsWith('/')) return []; // mount throws: no tree
+  const out: MountedRoute[] = [];
+  walk(root, root.className, tag.method, composePath('', path), [], checker, out);
+  return out;
+}
+
+interface Target {
+  className: string;
+  /** The class or object literal whose members are the page's; undefined when we cannot see it. */
+  decl: ts.ClassLikeDeclaration | ts.ObjectLiteralExpression | undefined;
+}
+
+function walk(
+  target: Target,
+  fieldPath: string,
+  method: string,
+  fullPath: string,
+  ancestors: readonly ts.Node[],
+  checker: ts.TypeChecker,
+  out: MountedRoute[],
+): void {
+  // A tree that contains itself fails at mount; stop rather than loop.
+  if (target.decl && ancestors.includes(target.decl)) return;
+  const members = target.decl ? membersOf(target.decl, checker, 0) : undefined;
+  const route: MountedRoute = {
+    fieldPath,
+    className: target.className,
+    method,
+    fullPath,
+    // A target we cannot see into (an untyped factory's result) is taken as a handler: mount registers those.
+    registered: members ? isServing(members.methods) : true,
+  };
+  out.push(route);
+  if (!members || !target.decl) return;
+  for (const [field, call] of members.routes) {
+    const tagText = call.arguments[0] && constantString(call.arguments[0], checker);
+    const targetArg = call.arguments[1];
+    if (tagText === undefined || !targetArg) continue;
+    const tag = parseTag(tagText);
+    if (!tag.path.startsWith('/')) continue;
+    walk(
+      resolveTarget(targetArg, checker),
+      `${fieldPath}.${field}`,
+      tag.method || method, // a child without a method takes its parent's
+      composePath(fullPath, tag.path),
+      [...ancestors, target.decl],
+      checker,
+      out,
+    );
+  }
+}
+
+function isServing(methods: ReadonlySet<string>): boolean {
+  for (const m of methods) {
+    if (m === 'serveHTTP' || m === 'props') return true;
+    if (!notComponents.has(m) && !m.startsWith('_') && !m.endsWith('Props')) return true;
+  }
+  return false;
+}
+
+interface Members {
+  /** Route fields in declaration order (base class first, as Object.entries sees them). */
+  routes: Map<string, ts.CallExpression>;
+  methods: Set<string>;
+}
+
+function membersOf(
+  decl: ts.ClassLikeDeclaration | ts.ObjectLiteralExpression,
+  checker: ts.TypeChecker,
+  depth: number,
+): Members {
+  const members: Members = { routes: new Map(), methods: new Set() };
+  if (!ts.isObjectLiteralExpression(decl) && depth < 10) {
+    const base = decl.heritageClauses?.find((h) => h.token === ts.SyntaxKind.ExtendsKeyword)?.types[0];
+    const baseDecl = base && resolveTarget(base.expression, checker).decl;
+    if (baseDecl) {
+      const inherited = membersOf(baseDecl, checker, depth + 1);
+      inherited.routes.forEach((v, k) => members.routes.set(k, v));
+      inherited.methods.forEach((m) => members.methods.add(m));
+    }
+  }
+  const list = ts.isObjectLiteralExpression(decl) ? decl.properties : decl.members;
+  for (const m of list) {
+    // Static members and #private ones are not fields of the page object.
+    if (ts.canHaveModifiers(m) && ts.getModifiers(m)?.some((x) => x.kind === ts.SyntaxKind.StaticKeyword)) continue;
+    const name = m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : undefined;
+    if (name === undefined) continue;
+    if (ts.isMethodDeclaration(m)) {
+      members.methods.add(name);
+      continue;
+    }
+    const init = ts.isPropertyDeclaration(m) || ts.isPropertyAssignment(m) ? m.initializer : undefined;
+    if (!init) continue;
+    const value = skipWrappers(init);
+    if (ts.isCallExpression(value) && calleeName(value.expression, checker) === 'route') {
+      members.routes.set(name, value);
+    } else if (ts.isArrowFunction(value) || ts.isFunctionExpression(value)) {
+      members.methods.add(name);
+    }
+  }
+  return members;
+}
+
+// What a route target or mount root names: a class (by reference or `new X()`), an object literal,
+// or the class or object literal type of any other value (`staticFiles('static')` → StaticFiles).
+function resolveTarget(expr: ts.Expression, checker: ts.TypeChecker): Target {
+  const e = skipWrappers(expr);
+  if (ts.isNewExpression(e)) return resolveTarget(e.expression, checker);
+  if (ts.isClassExpression(e)) return { className: e.name?.text ?? '', decl: e };
+  // An object literal has no class for urlFor to name: it is reached by field path.
+  if (ts.isObjectLiteralExpression(e)) return { className: '', decl: e };
+  let symbol = ts.isIdentifier(e) || ts.isPropertyAccessExpression(e) ? checker.getSymbolAtLocation(e) : undefined;
+  if (symbol && symbol.flags & ts.SymbolFlags.Alias) symbol = checker.getAliasedSymbol(symbol);
+  // A value's type leads to the same class whether the value is the class (typeof X) or an instance (X).
+  const typeSymbol = checker.getTypeAtLocation(e).getSymbol();
+  for (const d of [...(symbol?.declarations ?? []), ...(typeSymbol?.declarations ?? [])]) {
+    if (ts.isClassDeclaration(d) || ts.isClassExpression(d)) {
+      return { className: d.name?.text ?? '', decl: d };
+    }
+    if (ts.isObjectLiteralExpression(d)) return { className: '', decl: d };
+    // const X = class { … }: the class takes the variable's name, as JavaScript names it.
+    if (ts.isVariableDeclaration(d) && d.initializer && ts.isClassExpression(skipWrappers(d.initializer))) {
+      const cls = skipWrappers(d.initializer) as ts.ClassExpression;
+      return { className: cls.name?.text ?? d.name.getText(), decl: cls };
+    }
+  }
+  return { className: '', decl: undefined };
+}
+
+function skipWrappers(expr: ts.Expression): ts.Expression {
+  let e = expr;
+  while (
+    ts.isParenthesizedExpression(e) ||
+    ts.isAsExpression(e) ||
+    ts.isSatisfiesExpression(e) ||
+    ts.isNonNullExpression(e) ||
+    ts.isTypeAssertionExpression(e)
+  ) {
+    e = e.expression;
+  }
+  return e;
+}
+
+/**
+ * The name a call's callee refers to: an import keeps its exported name (`import { mount as m }` → "mount"),
+ * and `pagetree.mount` gives "mount". Unresolved imports still count, so a broken import does not hide a tree.
+ */
+function calleeName(callee: ts.Expression, checker: ts.TypeChecker): string | undefined {
+  if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
+  if (!ts.isIdentifier(callee)) return undefined;
+  const decl = checker.getSymbolAtLocation(callee)?.declarations?.[0];
+  if (decl && ts.isImportSpecifier(decl)) return (decl.propertyName ?? decl.name).text;
+  return callee.text;
+}
+
+function constantString(expr: ts.Expression, checker: ts.TypeChecker): string | undefined {
+  const e = skipWrappers(expr);
+  if (ts.isStringLiteral(e) || ts.isNoSubstitutionTemplateLiteral(e)) return e.text;
+  // A const initialised from a literal has a literal type: the checker gives us its value.
+  const type = checker.getTypeAtLocation(e);
+  return type.isStringLiteral() ? type.value : undefined;
+}
