@@ -12,7 +12,7 @@ import { MountError, UrlForError } from './errors';
 import { kebab, shortHash } from './kebab';
 import type { Component, PageNode } from './page-node';
 import { StaticFiles } from './static';
-import { buildUrl, compilePath, findNode, type UrlParams } from './url-for';
+import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for';
 import type { UrlParamsArg, UrlTarget } from './url-types';
 
 /** One registered route, as `tree.routes()` lists it. */
@@ -34,7 +34,7 @@ export class Tree<TRoot = unknown> {
   declare readonly __root?: TRoot;
   readonly nodes: readonly PageNode[];
   readonly #byFn = new Map<unknown, { node: PageNode; component: Component }[]>();
-  readonly #builders = new Map<PageNode, ReturnType<typeof compilePath>>();
+  readonly #urls = urlCache();
 
   constructor(
     readonly root: PageNode,
@@ -120,7 +120,7 @@ export class Tree<TRoot = unknown> {
         `${api}: a chain names pages, then the method as a string, e.g. id([Admin, Dashboard, 'header'])`,
       );
     }
-    const node = findNode(this, chain.slice(0, -1), api);
+    const node = findNode(this, chain.slice(0, -1), new CallName(api));
     const c = node.components.find((x) => x.name === method);
     if (!c) {
       throw new UrlForError(
@@ -138,11 +138,8 @@ export class Tree<TRoot = unknown> {
    */
   urlFor<const T extends UrlTarget<TRoot>>(target: T, ...params: UrlParamsArg<TRoot, T>): string {
     const ctx = requestContext.getStore();
-    const current =
-      ctx && ctx.tree === (this as Tree)
-        ? { node: ctx.node, pathValue: (n: string) => ctx.req.pathValue(n) }
-        : undefined;
-    return buildUrl(this, this.#builders, target, (params as unknown[])[0] as UrlParams | undefined, current);
+    const current = ctx && ctx.tree === (this as Tree) ? ctx : undefined;
+    return buildUrl(this, this.#urls, target, (params as unknown[])[0] as UrlParams | undefined, current);
   }
 
   /**
@@ -159,7 +156,7 @@ export class Tree<TRoot = unknown> {
       );
     }
     const files = mounts[0]!.page as StaticFiles;
-    return buildUrl(this, this.#builders, files, { path: files.fingerprint(path) });
+    return buildUrl(this, this.#urls, files, { path: files.fingerprint(path) });
   }
 
   /**
@@ -171,7 +168,7 @@ export class Tree<TRoot = unknown> {
     const failures: string[] = [];
     const urls = calls.map(([target, params]) => {
       try {
-        return buildUrl(this, this.#builders, target, params);
+        return buildUrl(this, this.#urls, target, params);
       } catch (err) {
         failures.push(err instanceof Error ? err.message : String(err));
         return '';

@@ -28,6 +28,7 @@ interface Slot {
 interface Builder {
   parts: string[]; // parts.length === slots.length + 1
   slots: Slot[];
+  names: string[]; // the slots' names
   pattern: string; // for messages
 }
 
@@ -54,7 +55,19 @@ export function compilePath(fullPath: string): Builder {
     slots.push({ name: multi ? inner.slice(0, -3) : inner, multi });
   }
   parts.push(text + fullPath.slice(last));
-  return { parts, slots, pattern: fullPath };
+  return { parts, slots, names: slots.map((x) => x.name), pattern: fullPath };
+}
+
+/** What error messages name the call after: the target urlFor was given, or a ready-made name. */
+export type Api = unknown;
+
+function callName(api: Api): string {
+  return api instanceof CallName ? api.name : `urlFor(${describeTarget(api)})`;
+}
+
+/** A ready-made call name for messages, e.g. "id([Admin, Dashboard, 'x'])". */
+export class CallName {
+  constructor(readonly name: string) {}
 }
 
 /** Everything urlFor needs to know of a mounted tree. */
@@ -70,53 +83,107 @@ export interface UrlTree {
  */
 export function buildUrl(
   tree: UrlTree,
-  builders: Map<PageNode, Builder>,
+  cache: UrlCache,
   target: UrlTargetValue,
   params: UrlParams | undefined,
-  current?: { node: PageNode; pathValue(name: string): string },
+  current?: CurrentRoute,
 ): string {
-  const api = `urlFor(${describeTarget(target)})`;
+  // No closures on this path: under tsx each one costs a defineProperty call
+  // (esbuild's keepNames), which was 70% of a urlFor call (bench/urlfor).
   let template = '';
-  let node: PageNode;
+  let b: Builder | undefined;
   if (Array.isArray(target)) {
-    const steps = [...target];
-    if (typeof steps[steps.length - 1] === 'string' && steps.length > 1) template = steps.pop() as string;
-    node = findNode(tree, steps, api);
-  } else if (typeof target === 'string') {
-    node = target.startsWith('/') ? resolvePattern(tree, target, api) : resolveFieldPath(tree, target, api);
+    const last = target.length - 1;
+    const hasTemplate = last > 0 && typeof target[last] === 'string';
+    if (hasTemplate) template = target[last] as string;
+    // Chains are new arrays each call: cache by their steps, one Map level per step.
+    let level = cache.byChain;
+    for (let i = 0; i < (hasTemplate ? last : target.length); i++) {
+      let next = level.get(target[i]) as ChainCache | undefined;
+      if (!next) level.set(target[i], (next = new Map()));
+      level = next;
+    }
+    b = level.get(chainEnd) as Builder | undefined;
+    if (!b) {
+      const steps = hasTemplate ? target.slice(0, last) : target;
+      b = builderOf(cache, indexOf(findNode(tree, steps, target), target));
+      level.set(chainEnd, b);
+    }
   } else {
-    node = findNode(tree, [target], api);
+    // A class, page object, field path or pattern always names the same page: resolve it once.
+    b = cache.byTarget.get(target);
+    if (!b) {
+      const node =
+        typeof target === 'string'
+          ? target.startsWith('/')
+            ? resolvePattern(tree, target, target)
+            : resolveFieldPath(tree, target, target)
+          : findNode(tree, [target], target);
+      b = builderOf(cache, indexOf(node, target));
+      cache.byTarget.set(target, b);
+    }
   }
-  node = indexOf(node, api);
-  let b = builders.get(node);
-  if (!b) builders.set(node, (b = compilePath(node.fullRoute())));
-
-  const used = new Set<string>();
-  const value = (name: string): string => {
-    used.add(name);
-    const v = params?.[name];
-    if (v !== undefined) return String(v);
-    if (current && current.node.pattern !== '' && hasWildcard(current.node, name)) return current.pathValue(name);
-    throw new UrlForError(`${api}: missing param "${name}" for "${b!.pattern}${template}"`);
-  };
   let url = tree.urlPrefix + b.parts[0]!;
   for (let i = 0; i < b.slots.length; i++) {
     const slot = b.slots[i]!;
-    url += encodePathValue(value(slot.name), slot.multi, api, slot.name) + b.parts[i + 1]!;
+    const v = paramValue(params, slot.name, current, target, b, template);
+    url += encodePathValue(v, slot.multi, target, slot.name) + b.parts[i + 1]!;
   }
-  if (template) url += fillTemplate(template, value, api);
+  if (template) url += fillTemplate(cache, template, params, current, target, b);
   if (params) {
-    for (const key of Object.keys(params)) {
-      if (!used.has(key)) {
-        const known = [...b.slots.map((s) => s.name), ...templateNames(template)];
-        throw new UrlForError(
-          `${api}: unknown param "${key}" for "${b.pattern}${template}"` +
-            (known.length ? ` (its params: ${known.join(', ')})` : ' (it takes no params)'),
-        );
-      }
+    for (const key in params) {
+      if (b.names.includes(key) || (template && cache.templates.get(template)!.slots.some((x) => x.name === key)))
+        continue;
+      const known = [...b.names, ...templateNames(template)];
+      throw new UrlForError(
+        `${callName(target)}: unknown param "${key}" for "${b.pattern}${template}"` +
+          (known.length ? ` (its params: ${known.join(', ')})` : ' (it takes no params)'),
+      );
     }
   }
   return url;
+}
+
+/** The route of the current request, whose path values fill params that are not given. */
+export interface CurrentRoute {
+  node: PageNode;
+  req: { pathValue(name: string): string };
+}
+
+function paramValue(
+  params: UrlParams | undefined,
+  name: string,
+  current: CurrentRoute | undefined,
+  target: unknown,
+  b: Builder,
+  template: string,
+): string {
+  const v = params?.[name];
+  if (v !== undefined) return typeof v === 'string' ? v : String(v);
+  if (current && current.node.pattern !== '' && hasWildcard(current.node, name)) return current.req.pathValue(name);
+  throw new UrlForError(`${callName(target)}: missing param "${name}" for "${b.pattern}${template}"`);
+}
+
+/** A tree's compiled builders, by page and by the targets that name one page. */
+export interface UrlCache {
+  byNode: Map<PageNode, Builder>;
+  byTarget: Map<unknown, Builder>;
+  byChain: ChainCache;
+  templates: Map<string, CompiledTemplate>;
+}
+
+type ChainCache = Map<unknown, ChainCache | Builder>;
+const chainEnd = Symbol('end of chain');
+
+/** An empty cache for a tree. */
+export function urlCache(): UrlCache {
+  return { byNode: new Map(), byTarget: new Map(), byChain: new Map(), templates: new Map() };
+}
+
+function builderOf(cache: UrlCache, node: PageNode): Builder {
+  let b = cache.byNode.get(node);
+  if (!b) cache.byNode.set(node, (b = compilePath(node.fullRoute())));
+  return b;
 }
 
 function hasWildcard(node: PageNode, name: string): boolean {
@@ -124,23 +191,57 @@ function hasWildcard(node: PageNode, name: string): boolean {
 }
 
 // A path value as one segment ("a b/c" → "a%20b%2Fc"), or for {rest...} each segment.
-function encodePathValue(v: string, multi: boolean, api: string, name: string): string {
+function encodePathValue(v: string, multi: boolean, api: Api, name: string): string {
   if (multi) return v.split('/').map(encodeURIComponent).join('/');
   if (v === '' || v === '.' || v === '..') {
-    throw new UrlForError(`${api}: param "${name}" is ${JSON.stringify(v)}, which cannot be a path segment`);
+    throw new UrlForError(`${callName(api)}: param "${name}" is ${JSON.stringify(v)}, which cannot be a path segment`);
   }
   return encodeURIComponent(v);
 }
 
-// Placeholders in the path part of a template are path segments; after "?" or "#", components.
-function fillTemplate(template: string, value: (name: string) => string, api: string): string {
+// A template compiled once: text parts, and placeholders that are path
+// segments (before "?" or "#") or query/fragment components (after).
+interface CompiledTemplate {
+  parts: string[];
+  slots: { name: string; component: boolean }[];
+}
+
+function compileTemplate(template: string): CompiledTemplate {
   const cut = template.search(/[?#]/);
-  const pathPart = cut < 0 ? template : template.slice(0, cut);
-  const rest = cut < 0 ? '' : template.slice(cut);
-  return (
-    pathPart.replace(placeholderRe, (_, name: string) => encodePathValue(value(name), false, api, name)) +
-    rest.replace(placeholderRe, (_, name: string) => encodeURIComponent(value(name)))
-  );
+  const parts: string[] = [];
+  const slots: CompiledTemplate['slots'] = [];
+  let last = 0;
+  for (const m of template.matchAll(placeholderRe)) {
+    parts.push(template.slice(last, m.index));
+    slots.push({ name: m[1]!, component: cut >= 0 && m.index > cut });
+    last = m.index + m[0].length;
+  }
+  parts.push(template.slice(last));
+  return { parts, slots };
+}
+
+function templateHas(t: CompiledTemplate, name: string): boolean {
+  for (const slot of t.slots) if (slot.name === name) return true;
+  return false;
+}
+
+function fillTemplate(
+  cache: UrlCache,
+  template: string,
+  params: UrlParams | undefined,
+  current: CurrentRoute | undefined,
+  target: unknown,
+  b: Builder,
+): string {
+  let t = cache.templates.get(template);
+  if (!t) cache.templates.set(template, (t = compileTemplate(template)));
+  let out = t.parts[0]!;
+  for (let i = 0; i < t.slots.length; i++) {
+    const { name, component } = t.slots[i]!;
+    const v = paramValue(params, name, current, target, b, template);
+    out += (component ? encodeURIComponent(v) : encodePathValue(v, false, target, name)) + t.parts[i + 1]!;
+  }
+  return out;
 }
 
 function templateNames(template: string): string[] {
@@ -151,7 +252,7 @@ function templateNames(template: string): string[] {
  * The node a chain of page classes (or objects) names: each step descends to
  * the unique node of that class below the previous one.
  */
-export function findNode(tree: UrlTree, steps: readonly unknown[], api: string): PageNode {
+export function findNode(tree: UrlTree, steps: readonly unknown[], api: Api): PageNode {
   let scope: readonly PageNode[] = tree.nodes;
   let node: PageNode | undefined;
   for (const step of steps) {
@@ -159,8 +260,8 @@ export function findNode(tree: UrlTree, steps: readonly unknown[], api: string):
     if (found.length === 0) {
       throw new UrlForError(
         node
-          ? `${api}: ${describeTarget(step)} is not mounted below ${node.fieldPath}`
-          : `${api}: ${describeTarget(step)} is not mounted in this tree (mounted pages: ${tree.nodes
+          ? `${callName(api)}: ${describeTarget(step)} is not mounted below ${node.fieldPath}`
+          : `${callName(api)}: ${describeTarget(step)} is not mounted in this tree (mounted pages: ${tree.nodes
               .filter((n) => n.pattern !== '')
               .map((n) => n.pageClass.name)
               .join(', ')})`,
@@ -168,7 +269,7 @@ export function findNode(tree: UrlTree, steps: readonly unknown[], api: string):
     }
     if (found.length > 1) {
       throw new UrlForError(
-        `${api}: ${describeTarget(step)} is mounted at ${found.length} places: ` +
+        `${callName(api)}: ${describeTarget(step)} is mounted at ${found.length} places: ` +
           found.map((n) => `${n.fieldPath} (${n.fullRoute()})`).join(', ') +
           `; disambiguate with a chain from a page above it, e.g. urlFor([${describeTarget(found[0]!.parent?.page ?? step)}, ${describeTarget(step)}])` +
           `, or a field path, e.g. urlFor(${JSON.stringify(found[0]!.fieldPath.split('.').slice(1).join('.'))})`,
@@ -177,7 +278,7 @@ export function findNode(tree: UrlTree, steps: readonly unknown[], api: string):
     node = found[0]!;
     scope = descendants(node);
   }
-  if (!node) throw new UrlForError(`${api}: an empty chain names no page`);
+  if (!node) throw new UrlForError(`${callName(api)}: an empty chain names no page`);
   return node;
 }
 
@@ -195,7 +296,7 @@ function descendants(node: PageNode): PageNode[] {
 
 // "Admin.user": the anchor is the root or a root child by field name, else a
 // unique node anywhere by field or class name; then child fields.
-function resolveFieldPath(tree: UrlTree, ref: string, api: string): PageNode {
+function resolveFieldPath(tree: UrlTree, ref: string, api: Api): PageNode {
   const [anchor, ...rest] = ref.split('.');
   const root = tree.root;
   let found = [root, ...root.children].filter((n) => n.name === anchor);
@@ -204,8 +305,8 @@ function resolveFieldPath(tree: UrlTree, ref: string, api: string): PageNode {
     const names = [root.name, ...root.children.map((c) => c.name)].join(', ');
     throw new UrlForError(
       found.length === 0
-        ? `${api}: no route named "${anchor}" (the root and its children: ${names})`
-        : `${api}: "${anchor}" is ambiguous: ${found.map((n) => n.fieldPath).join(', ')}; start from a root child`,
+        ? `${callName(api)}: no route named "${anchor}" (the root and its children: ${names})`
+        : `${callName(api)}: "${anchor}" is ambiguous: ${found.map((n) => n.fieldPath).join(', ')}; start from a root child`,
     );
   }
   let node = found[0]!;
@@ -213,7 +314,7 @@ function resolveFieldPath(tree: UrlTree, ref: string, api: string): PageNode {
     const child = node.children.find((c) => c.name === field);
     if (!child) {
       throw new UrlForError(
-        `${api}: ${node.fieldPath} has no route "${field}" (its routes: ${node.children.map((c) => c.name).join(', ') || 'none'})`,
+        `${callName(api)}: ${node.fieldPath} has no route "${field}" (its routes: ${node.children.map((c) => c.name).join(', ') || 'none'})`,
       );
     }
     node = child;
@@ -221,11 +322,11 @@ function resolveFieldPath(tree: UrlTree, ref: string, api: string): PageNode {
   return node;
 }
 
-function resolvePattern(tree: UrlTree, pattern: string, api: string): PageNode {
+function resolvePattern(tree: UrlTree, pattern: string, api: Api): PageNode {
   const node = tree.nodes.find((n) => n.pattern !== '' && n.fullRoute() === pattern);
   if (!node) {
     throw new UrlForError(
-      `${api}: no mounted route has the pattern "${pattern}" (mounted: ${tree.nodes
+      `${callName(api)}: no mounted route has the pattern "${pattern}" (mounted: ${tree.nodes
         .filter((n) => n.pattern !== '')
         .map((n) => n.fullRoute())
         .join(', ')})`,
@@ -235,13 +336,13 @@ function resolvePattern(tree: UrlTree, pattern: string, api: string): PageNode {
 }
 
 // A page group stands for its /{$} index child (GET or all methods preferred).
-function indexOf(node: PageNode, api: string): PageNode {
+function indexOf(node: PageNode, api: Api): PageNode {
   if (node.pattern !== '') return node;
   const indexes = node.children.filter((c) => c.route === '/{$}' && c.pattern !== '');
   const best = indexes.find((c) => c.method === '' || c.method === 'GET') ?? indexes[0];
   if (!best) {
     throw new UrlForError(
-      `${api}: ${node.fieldPath} is a page group with no index page; add a route('/{$} Title', IndexPage) to it, or link to one of its pages`,
+      `${callName(api)}: ${node.fieldPath} is a page group with no index page; add a route('/{$} Title', IndexPage) to it, or link to one of its pages`,
     );
   }
   return best;
