@@ -132,8 +132,7 @@ export function buildUrl(
   if (template) url += fillTemplate(cache, template, params, current, target, b);
   if (params) {
     for (const key in params) {
-      if (b.names.includes(key) || (template && cache.templates.get(template)!.slots.some((x) => x.name === key)))
-        continue;
+      if (b.names.includes(key) || (template && templateHas(cache.templates.get(template)!, key))) continue;
       const known = [...b.names, ...templateNames(template)];
       throw new UrlForError(
         `${callName(target)}: unknown param "${key}" for "${b.pattern}${template}"` +
