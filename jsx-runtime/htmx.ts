@@ -3,7 +3,7 @@
 //
 // TypeScript never reports an unknown JSX attribute whose name has a hyphen
 // (`hx-gett`), whatever the typings say: the `pagetree/htmx-attr` lint rule
-// catches those.
+// catches those, from the list in htmx-names.ts.
 
 /** `true`, `false`, `"true"` or `"false"`. */
 type BoolStr = boolean | 'true' | 'false';

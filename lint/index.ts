@@ -2,10 +2,12 @@
 //
 //   route-literal  '/admin/users' where App.admin.users is mounted → use urlFor(UsersPage)   (needs type information)
 //   url-attr       <a href="/admin/users">                         → use urlFor(…) / staticUrl(…)
+//   htmx-attr      <div hx-gett="…">                               → unknown htmx attribute (TypeScript cannot tell)
 //
 // Docs: docs/lint.md.
 
 import type { TSESLint } from '@typescript-eslint/utils';
+import { htmxAttr } from './rules/htmx-attr';
 import { routeLiteral } from './rules/route-literal';
 import { urlAttr } from './rules/url-attr';
 
@@ -13,6 +15,7 @@ import { urlAttr } from './rules/url-attr';
 export const rules = {
   'route-literal': routeLiteral,
   'url-attr': urlAttr,
+  'htmx-attr': htmxAttr,
 };
 
 interface PagetreePlugin {
@@ -34,11 +37,12 @@ plugin.configs.recommended = {
   rules: {
     'pagetree/route-literal': 'error',
     'pagetree/url-attr': 'error',
+    'pagetree/htmx-attr': 'error',
   },
 };
 
 /**
- * The ESLint plugin: rules `route-literal` and `url-attr`, and `configs.recommended`
+ * The ESLint plugin: rules `route-literal`, `url-attr` and `htmx-attr`, and `configs.recommended`
  * (route-literal needs typed linting: `parserOptions.projectService`).
  * @example
  * // eslint.config.mts

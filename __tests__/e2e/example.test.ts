@@ -1,7 +1,7 @@
 // The example app in Chromium with the real htmx client, once with htmx 4 and once with htmx 2.
 // Chromium is Debian's (/usr/bin/chromium, installed by .ci/run); playwright-core drives it.
 
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,10 +13,18 @@ import { createApp } from '../../pages-example/app';
 const artifacts = join(__dirname, 'artifacts');
 jest.setTimeout(60_000);
 
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
 let browser: Browser;
 beforeAll(async () => {
+  if (!existsSync(executablePath)) {
+    throw new Error(
+      `no Chromium at ${executablePath}: install Debian's (apt-get install chromium), as .ci/run does, ` +
+        'or point CHROMIUM_PATH at one',
+    );
+  }
   browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath,
     args: [
       '--headless',
       '--no-sandbox',

@@ -1,0 +1,44 @@
+// htmx-attr: each case is one JSX element, linted as a .tsx file of the fixture app.
+
+import { htmxAttributeNames } from '../../jsx-runtime/htmx-names';
+import { htmxAttr, isHtmxAttribute } from '../../lint/rules/htmx-attr';
+import { asEslintRule, fixture, ruleTester } from './rule-tester';
+
+const filename = fixture('app/subject-view.tsx');
+
+const valid: [name: string, jsx: string][] = [
+  ['htmx 2 verbs and targets', '<div hx-get="x" hx-target="#a" hx-swap="innerHTML" hx-trigger="click" />'],
+  ['htmx 4 action and method', '<button hx-action="x" hx-method="post" hx-config="{}" hx-ignore />'],
+  ['an :inherited form', '<nav hx-boost="true" hx-boost:inherited="true" />'],
+  ['an hx-on event', '<form hx-on:submit="f()" />'],
+  ['spread families', "<form {...{ 'hx-on::after-request': 'f()', 'hx-status:404': 'swap:none' }} />"],
+  ['data-hx-* spelling', '<div data-hx-get="x" data-hx-target="#a" />'],
+  ['upper case', '<div HX-GET="x" />'],
+  ['not htmx', '<div data-x="1" aria-label="a" hxget="x" />'],
+];
+
+const invalid: [name: string, jsx: string, attribute: string, hint: string][] = [
+  ['a typo of hx-get', '<div hx-gett="x" />', 'hx-gett', '; did you mean "hx-get"?'],
+  ['a typo of hx-target', '<div hx-taget="#a" />', 'hx-taget', '; did you mean "hx-target"?'],
+  ['a typo in data-hx-*', '<div data-hx-swapp="x" />', 'data-hx-swapp', '; did you mean "hx-swap"?'],
+  ['a wrong :inherited base', '<nav hx-boostt:inherited="true" />', 'hx-boostt:inherited', '; did you mean "hx-boost"?'],
+  ['nothing close', '<div hx-frobnicate-everything="1" />', 'hx-frobnicate-everything', ''],
+];
+
+ruleTester().run('htmx-attr', asEslintRule(htmxAttr), {
+  valid: valid.map(([name, jsx]) => ({ name, code: `export const v = ${jsx};`, filename })),
+  invalid: invalid.map(([name, jsx, attribute, hint]) => ({
+    name,
+    code: `export const v = ${jsx};`,
+    filename,
+    errors: [{ messageId: 'unknown', data: { name: attribute, hint } }],
+  })),
+});
+
+test('every name of the list is an htmx attribute, and the families are recognised', () => {
+  for (const name of htmxAttributeNames) expect(isHtmxAttribute(name)).toBe(true);
+  expect(isHtmxAttribute('hx-on:click')).toBe(true);
+  expect(isHtmxAttribute('hx-on:')).toBe(false);
+  expect(isHtmxAttribute('hx-target:inherited')).toBe(true);
+  expect(isHtmxAttribute('hx-nope:inherited')).toBe(false);
+});
