@@ -30,9 +30,15 @@ export class RoutingNode<THandler> {
   #static: Map<string, RoutingNode<THandler>> | null = null;
 
   /** Adds a pattern below this root: host, then method, then the path. */
+  // On the root: every pattern's path under its host, whatever its method (a
+  // leaf may stand for several patterns). It answers "does any method match?"
+  // in one search, so a 404 costs 2 searches instead of 2 per method (bench/router).
+  #paths: RoutingNode<THandler> | null = null;
+
   addPattern(p: Pattern, handler: THandler): void {
     const n = this.#child(p.host).#child(p.method);
     n.#addSegments(p.segments, 0, p, handler);
+    (this.#paths ??= new RoutingNode()).#child(p.host).#addPath(p.segments, 0, p);
     const key = staticKey(p);
     if (key !== null) {
       let leaf: RoutingNode<THandler> = n;
@@ -55,6 +61,29 @@ export class RoutingNode<THandler> {
     } else {
       this.#child(seg.s).#addSegments(segs, i + 1, p, handler);
     }
+  }
+
+  #addPath(segs: readonly Segment[], i: number, p: Pattern): void {
+    if (i === segs.length) {
+      this.pattern ??= p;
+      return;
+    }
+    const seg = segs[i]!;
+    if (seg.multi) {
+      this.#multiChild ??= new RoutingNode();
+      this.#multiChild.pattern ??= p;
+    } else {
+      this.#child(seg.wild ? '' : seg.s).#addPath(segs, i + 1, p);
+    }
+  }
+
+  /** Whether a pattern of any method matches host and path (on the root). */
+  anyMethodMatches(host: string, path: SplitPath): boolean {
+    const paths = this.#paths;
+    if (!paths) return false;
+    const h = host !== '' ? paths.#children?.get(host) : undefined;
+    if (h && h.#matchPath(path, 0, [])) return true;
+    return paths.#emptyChild ? paths.#emptyChild.#matchPath(path, 0, []) !== null : false;
   }
 
   #set(p: Pattern, handler: THandler): void {

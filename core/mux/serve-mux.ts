@@ -161,10 +161,14 @@ export class ServeMux implements HandlerObject {
     }
     if (!leaf) {
       // Not Found or Method Not Allowed: does another method match this path (or path + "/")?
+      const withSlash = path.endsWith('/') ? null : new SplitPath(path + '/');
+      if (!this.#tree.anyMethodMatches(host, split) && !(withSlash && this.#tree.anyMethodMatches(host, withSlash))) {
+        return { leaf: null, matches, own: notFound, pattern: '' };
+      }
       const methods = new Set<string>();
       this.#tree.matchingMethods(host, split, methods);
       // As the trailing-slash redirect would (Go issue 67657: not for a path already ending in "/").
-      if (!path.endsWith('/')) this.#tree.matchingMethods(host, new SplitPath(path + '/'), methods);
+      if (withSlash) this.#tree.matchingMethods(host, withSlash, methods);
       if (methods.size === 0) return { leaf: null, matches, own: notFound, pattern: '' };
       const allow = [...methods].sort().join(', ');
       return { leaf: null, matches, own: () => textError(405, 'Method Not Allowed', { allow }), pattern: '' };
