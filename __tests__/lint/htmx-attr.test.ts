@@ -21,7 +21,12 @@ const invalid: [name: string, jsx: string, attribute: string, hint: string][] = 
   ['a typo of hx-get', '<div hx-gett="x" />', 'hx-gett', '; did you mean "hx-get"?'],
   ['a typo of hx-target', '<div hx-taget="#a" />', 'hx-taget', '; did you mean "hx-target"?'],
   ['a typo in data-hx-*', '<div data-hx-swapp="x" />', 'data-hx-swapp', '; did you mean "hx-swap"?'],
-  ['a wrong :inherited base', '<nav hx-boostt:inherited="true" />', 'hx-boostt:inherited', '; did you mean "hx-boost"?'],
+  [
+    'a wrong :inherited base',
+    '<nav hx-boostt:inherited="true" />',
+    'hx-boostt:inherited',
+    '; did you mean "hx-boost"?',
+  ],
   ['nothing close', '<div hx-frobnicate-everything="1" />', 'hx-frobnicate-everything', ''],
 ];
 
