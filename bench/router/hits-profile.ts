@@ -1,16 +1,14 @@
 // A profile target for matching routes: node --cpu-prof --import tsx bench/router/hits-profile.ts
 
 import { ServeMux } from '../../core';
-import { kTarget } from '../../core/mux/request';
+import { targetRequest } from './request';
 import { routes, samplePath, splitRoute } from './routes';
 
 const mux = new ServeMux();
 for (const r of routes) mux.handle(r, () => new Response(''));
 const reqs = routes.map((r) => {
   const [method, path] = splitRoute(r);
-  const req = Object.create(Request.prototype) as Request;
-  Object.defineProperty(req, 'method', { value: method || 'GET' });
-  return Object.assign(req, { [kTarget]: { host: 'api.github.com', path: samplePath(path), query: '' } });
+  return targetRequest(method || 'GET', 'api.github.com', samplePath(path));
 });
 let n = 0;
 const start = performance.now();

@@ -1,16 +1,12 @@
 // A profile target for the miss path (404/405): node --cpu-prof --import tsx bench/router/misses-profile.ts
 
 import { ServeMux } from '../../core';
-import { kTarget } from '../../core/mux/request';
+import { targetRequest } from './request';
 import { misses, routes } from './routes';
 
 const mux = new ServeMux();
 for (const r of routes) mux.handle(r, () => new Response(''));
-const reqs = misses.map(([method, path]) => {
-  const req = Object.create(Request.prototype) as Request;
-  Object.defineProperty(req, 'method', { value: method });
-  return Object.assign(req, { [kTarget]: { host: 'api.github.com', path, query: '' } });
-});
+const reqs = misses.map(([method, path]) => targetRequest(method, 'api.github.com', path));
 let n = 0;
 const start = performance.now();
 while (performance.now() - start < 3000) {

@@ -24,8 +24,9 @@ import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { ServeMux, type HandlerMatch, type PageRequest } from '../../core';
-import { kTarget, type Handler, type RequestTarget } from '../../core/mux/request';
+import type { Handler } from '../../core/mux/request';
 import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report';
+import { targetRequest } from './request';
 import { misses, routes, samplePath, sampleValue, splitRoute, toFindMyWay, toHono, wildcards } from './routes';
 
 const ROUNDS = 25;
@@ -66,25 +67,8 @@ function casesFor(table: readonly number[]): Case[] {
   return cases;
 }
 
-// A request as the node adapter hands it to the mux: it passes `instanceof
-// Request`, answers `method`, and carries the already-split target, so the
-// mux parses no URL. Building a real Request per match would cost far more
-// than the match; these are built once.
-class BenchRequest {
-  #method: string;
-  [kTarget]: RequestTarget;
-  constructor(method: string, path: string) {
-    this.#method = method;
-    this[kTarget] = { host: HOST, path, query: '' };
-  }
-  get method(): string {
-    return this.#method;
-  }
-}
-Object.setPrototypeOf(BenchRequest.prototype, Request.prototype);
-
 function benchRequest(c: Case): Request {
-  return new BenchRequest(c.method, c.path) as unknown as Request;
+  return targetRequest(c.method, HOST, c.path);
 }
 
 // Two contenders on one ServeMux:
