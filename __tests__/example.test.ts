@@ -76,6 +76,19 @@ test('user input is escaped everywhere', async () => {
   expect(q.body).toContain('value="&#34;><script>alert(2)</script>"');
 });
 
+test('a cross-site form post is refused (CSRF protection); same-origin htmx requests pass', async () => {
+  const r = await post(app.mux, '/tasks', { 'sec-fetch-site': 'cross-site' }, { title: 'forged' });
+  expect(r.status).toBe(403);
+  expect((await fetchPage(app.mux, '/')).body).not.toContain('forged');
+  const ok = await post(
+    app.mux,
+    '/tasks',
+    { ...htmx2('tasks-task-list'), 'sec-fetch-site': 'same-origin' },
+    { title: 'mine' },
+  );
+  expect(ok.status).toBe(200);
+});
+
 test('a plain form post (no JavaScript) is redirected home with 303', async () => {
   const r = await post(app.mux, '/tasks', {}, { title: 'no js' });
   expect(r.status).toBe(303);

@@ -5,6 +5,7 @@ import * as node from '../core/node';
 test('the public names of pagetree', () => {
   expect(Object.keys(pagetree).sort()).toEqual([
     'ConflictError',
+    'CrossOriginProtection',
     'HttpError',
     'MountError',
     'PageNode',
@@ -13,6 +14,7 @@ test('the public names of pagetree', () => {
     'StaticFiles',
     'Tree',
     'UrlForError',
+    'crossOriginProtection',
     'currentPage',
     'defaultErrorHandler',
     'id',

@@ -75,6 +75,7 @@ export function routeHandler(
   node: PageNode,
   middlewares: Middleware[],
   onError: ErrorHandler,
+  timeout = 0,
 ): HandlerFunc {
   const fail = (err: unknown, req: PageRequest): Response | Promise<Response> =>
     err instanceof Response ? err : answerError(err, req, node, fullTarget(node), onError);
@@ -95,7 +96,36 @@ export function routeHandler(
       return fail(err, req);
     }
   };
-  return (req) => requestContext.run({ tree, node, req, status: 200, headers: undefined }, guarded, req);
+  const bounded =
+    timeout > 0
+      ? (req: PageRequest): Response | Promise<Response> => {
+          const res = guarded(req);
+          return res instanceof Promise ? withTimeout(res, timeout, req, node, onError) : res;
+        }
+      : guarded;
+  return (req) => requestContext.run({ tree, node, req, status: 200, headers: undefined }, bounded, req);
+}
+
+// A page that has not answered within `timeout` ms gets a 503 (through the error
+// handler); its late answer is dropped.
+function withTimeout(
+  res: Promise<Response>,
+  timeout: number,
+  req: PageRequest,
+  node: PageNode,
+  onError: ErrorHandler,
+): Promise<Response> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => {
+      console.error(`pagetree: ${node.fieldPath} (${node.pattern}) did not answer within ${timeout} ms`);
+      const err = new HttpError(503, 'Service Unavailable', { 'retry-after': '1' });
+      resolve(answerError(err, req, node, fullTarget(node), onError).then(withVary));
+    }, timeout);
+    res.then((r) => {
+      clearTimeout(timer);
+      resolve(r);
+    });
+  });
 }
 
 async function renderPage(

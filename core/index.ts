@@ -1,6 +1,8 @@
 // The public entry of pagetree: every export is named here, on purpose.
 
 export { currentPage, setHeader, setStatus } from './context';
+export { CrossOriginProtection, crossOriginProtection } from './cross-origin';
+export type { CrossOriginOptions } from './cross-origin';
 export { defaultErrorHandler, redirect, renderComponent } from './dispatch';
 export type { ErrorHandler, RenderComponent } from './dispatch';
 export { ConflictError, HttpError, MountError, PatternError, UrlForError } from './errors';

@@ -30,6 +30,8 @@ export interface MountOptions<TDeps = unknown> {
   maxIdLength?: number;
   /** Prepended to every URL urlFor builds, for an app served below a prefix by a proxy. */
   urlPrefix?: string;
+  /** A page that has not answered within this many ms gets a 503 (default: no limit). */
+  timeout?: number;
 }
 
 /**
@@ -169,7 +171,7 @@ function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptio
     const middlewares = [...(options.middlewares ?? []), ...chain.flatMap(middlewaresOf)];
     const pattern = node.method ? `${node.method} ${node.fullRoute()}` : node.fullRoute();
     try {
-      mux.handle(pattern, routeHandler(tree, node, middlewares, onError), node.fieldPath);
+      mux.handle(pattern, routeHandler(tree, node, middlewares, onError, options.timeout), node.fieldPath);
     } catch (err) {
       throw mountErrorFor(node, pattern, err);
     }

@@ -9,7 +9,16 @@
 //   GET /static/{path...}   CSS, icon, app.js, and htmx from its npm package
 
 import { join } from 'node:path';
-import { ServeMux, mount, route, staticFiles, type Route, type StaticFiles, type Tree } from 'pagetree';
+import {
+  ServeMux,
+  crossOriginProtection,
+  mount,
+  route,
+  staticFiles,
+  type Route,
+  type StaticFiles,
+  type Tree,
+} from 'pagetree';
 import { Admin, UserPage } from './admin';
 import { Store } from './store';
 import { AddTask, DeleteTask, TasksPage, ToggleTask, type Deps } from './tasks';
@@ -55,7 +64,13 @@ export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree
   const store = new Store(options.databasePath ?? join(__dirname, 'data', 'tasks.db'));
   const mux = new ServeMux();
   const deps: AppDeps = { store, htmxVersion: options.htmxVersion ?? '4' };
-  const tree = mount(mux, App, '/', 'Tasks', { deps });
+  const tree = mount(mux, App, '/', 'Tasks', {
+    deps,
+    // Unsafe methods (the task actions) must come from this site's own pages: CSRF protection as in Go 1.25.
+    middlewares: [crossOriginProtection()],
+    // A page that hangs gets a 503 instead of holding the connection.
+    timeout: 10_000,
+  });
   // Every dynamic link resolves, or the app does not start.
   tree.validate([
     [TasksPage],

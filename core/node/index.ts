@@ -20,11 +20,18 @@ export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse)
 // RFC 3986 reg-name, IPv4 or bracketed IPv6, and an optional port.
 const validHost = /^[A-Za-z0-9\-._~!$&'()*+,;=%]*(?::[0-9]*)?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]*)?$/;
 
+/** Options of `toNodeListener` (and `serve`). */
+export interface ListenerOptions {
+  /** Request bodies larger than this many bytes fail with HttpError(413) when read (default 10 MiB). */
+  maxBodySize?: number;
+}
+
 /**
  * A node:http listener that serves a ServeMux or handler.
  * @example http.createServer(toNodeListener(mux)).listen(3000)
  */
-export function toNodeListener(handler: Handler | ServeMux): NodeListener {
+export function toNodeListener(handler: Handler | ServeMux, options: ListenerOptions = {}): NodeListener {
+  const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
   const call =
     handler instanceof ServeMux
       ? (req: Request) => handler.serveHTTP(req)
@@ -35,7 +42,7 @@ export function toNodeListener(handler: Handler | ServeMux): NodeListener {
       writeText(outgoing, 400, 'Bad Request: malformed Host header');
       return;
     }
-    const req = createRequest(incoming, outgoing);
+    const req = createRequest(incoming, outgoing, maxBodySize);
     let res: Response | Promise<Response>;
     try {
       res = call(req);
@@ -115,7 +122,7 @@ function writeText(outgoing: ServerResponse, status: number, message: string): v
 }
 
 /** Options of `serve`. */
-export interface ServeOptions {
+export interface ServeOptions extends ListenerOptions {
   /** Port to listen on; 0 picks a free one. Default: `PORT` from the environment, else 3000. */
   port?: number;
   /** Address to bind. Default: node's (all interfaces). */
@@ -135,7 +142,7 @@ export interface ServeOptions {
  * @example serve(mux, { port: 3000 }) // prints "pagetree: listening on http://localhost:3000"
  */
 export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): Server {
-  const server = createServer(toNodeListener(handler));
+  const server = createServer(toNodeListener(handler, options));
   const port = options.port ?? (Number(process.env.PORT) || 3000);
   const onListen = options.onListen ?? ((url: string) => console.log(`pagetree: listening on ${url}`));
   server.listen(port, options.hostname, () => onListen(serverUrl(server, options.hostname)));

@@ -8,7 +8,7 @@
 // It passes `instanceof Request`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
+import { HttpError } from '../errors';
 import { kTarget, parseTarget, type RequestTarget } from '../mux/request';
 
 const kIncoming = Symbol('pagetree.incoming');
@@ -17,6 +17,7 @@ const kUrl = Symbol('pagetree.url');
 const kHeaders = Symbol('pagetree.headers');
 const kAbort = Symbol('pagetree.abort');
 const kOutgoing = Symbol('pagetree.outgoing');
+const kMaxBody = Symbol('pagetree.maxBodySize');
 
 // Methods the Request constructor refuses; the real request says GET for them.
 const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -24,15 +25,17 @@ const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
 class NodeRequest {
   [kIncoming]: IncomingMessage;
   [kOutgoing]: ServerResponse;
+  [kMaxBody]: number;
   [kTarget]: RequestTarget;
   [kUrl]: string | undefined = undefined;
   [kHeaders]: NodeHeaders | undefined = undefined;
   [kReal]: Request | undefined = undefined;
   [kAbort]: AbortController | undefined = undefined;
 
-  constructor(incoming: IncomingMessage, outgoing: ServerResponse) {
+  constructor(incoming: IncomingMessage, outgoing: ServerResponse, maxBodySize: number) {
     this[kIncoming] = incoming;
     this[kOutgoing] = outgoing;
+    this[kMaxBody] = maxBodySize;
     const raw = incoming.url ?? '/';
     const host = incoming.headers.host ?? '';
     this[kTarget] = raw[0] === '/' || raw === '*' ? splitOriginForm(host, raw) : parseTarget(raw);
@@ -94,7 +97,7 @@ function real(req: NodeRequest): Request {
       signal: abortController(req).signal,
     };
     if (method !== 'GET' && method !== 'HEAD' && !forbiddenMethods.has(method)) {
-      init.body = Readable.toWeb(incoming) as unknown as ReadableStream<Uint8Array>;
+      init.body = limitedBody(incoming, req[kMaxBody]);
       init.duplex = 'half';
     }
     req[kReal] = new Request(req.url, init);
@@ -127,6 +130,40 @@ for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 
     value(this: NodeRequest) {
       const r = real(this) as unknown as Record<string, () => unknown>;
       return r[key]!();
+    },
+  });
+}
+
+/**
+ * The body of an IncomingMessage as a stream that fails with HttpError(413)
+ * past `max` bytes (announced by Content-Length or counted as it arrives), so
+ * `await req.formData()` in a page answers 413 instead of buffering anything.
+ */
+function limitedBody(incoming: IncomingMessage, max: number): ReadableStream<Uint8Array> {
+  const tooLarge = () => new HttpError(413, `Request body larger than ${max} bytes`);
+  if (Number(incoming.headers['content-length']) > max) {
+    incoming.resume(); // discard what the client sends
+    return new ReadableStream({ start: (c) => c.error(tooLarge()) });
+  }
+  const chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  let seen = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await chunks.next();
+      if (done) {
+        controller.close();
+        return;
+      }
+      seen += value.byteLength;
+      if (seen > max) {
+        controller.error(tooLarge());
+        incoming.resume();
+        return;
+      }
+      controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
+    },
+    async cancel() {
+      await chunks.return?.();
     },
   });
 }
@@ -185,9 +222,10 @@ Object.defineProperty(NodeHeaders.prototype, Symbol.iterator, {
 
 /**
  * A Request for an IncomingMessage, built lazily (see above); its signal
- * aborts if the client disconnects before the response is complete.
+ * aborts if the client disconnects before the response is complete, and its
+ * body fails with HttpError(413) past `maxBodySize` bytes.
  * @example createRequest(incoming, outgoing).headers.get('hx-request') // → "true"
  */
-export function createRequest(incoming: IncomingMessage, outgoing: ServerResponse): Request {
-  return new NodeRequest(incoming, outgoing) as unknown as Request;
+export function createRequest(incoming: IncomingMessage, outgoing: ServerResponse, maxBodySize = Infinity): Request {
+  return new NodeRequest(incoming, outgoing, maxBodySize) as unknown as Request;
 }
