@@ -5,32 +5,7 @@ import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ServeMux } from '../core';
 import { shutdown, toNodeListener } from '../core/node';
-
-interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-function get(
-  port: number,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<Reply> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
-      (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      },
-    );
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
+import { send as get } from './support/node-http';
 
 // Sends raw bytes and returns the raw answer, for requests a client library would refuse to send.
 function raw(port: number, text: string): Promise<string> {
