@@ -11,6 +11,7 @@ import { cleanPath, parsePattern, pathUnescape, type Segment } from '../core/mux
 const lit = (s: string): Segment => ({ s, wild: false, multi: false });
 const wild = (s: string): Segment => ({ s, wild: true, multi: false });
 const multi = (s: string): Segment => ({ s, wild: true, multi: true });
+const dollar: Segment = { s: '/', wild: false, multi: false, dollar: true };
 
 interface ParseCase {
   in: string;
@@ -30,14 +31,14 @@ describe('parsePattern: patterns that parse (Go TestParsePattern)', () => {
     { in: 'example.com/', host: 'example.com', segments: [multi('')] },
     { in: 'GET /', method: 'GET', segments: [multi('')] },
     { in: 'POST example.com/foo/{w}', method: 'POST', host: 'example.com', segments: [lit('foo'), wild('w')] },
-    { in: '/{$}', segments: [lit('/')] },
+    { in: '/{$}', segments: [dollar] },
     {
       in: 'DELETE example.com/a/{foo12}/{$}',
       method: 'DELETE',
       host: 'example.com',
-      segments: [lit('a'), wild('foo12'), lit('/')],
+      segments: [lit('a'), wild('foo12'), dollar],
     },
-    { in: '/foo/{$}', segments: [lit('foo'), lit('/')] },
+    { in: '/foo/{$}', segments: [lit('foo'), dollar] },
     { in: '/{a}/foo/{rest...}', segments: [wild('a'), lit('foo'), multi('rest')] },
     { in: '//', segments: [lit(''), multi('')] },
     { in: '/foo///./../bar', segments: [lit('foo'), lit(''), lit(''), lit('.'), lit('..'), lit('bar')] },
@@ -50,7 +51,7 @@ describe('parsePattern: patterns that parse (Go TestParsePattern)', () => {
       in: 'DELETE    \texample.com/a/{foo12}/{$}',
       method: 'DELETE',
       host: 'example.com',
-      segments: [lit('a'), wild('foo12'), lit('/')],
+      segments: [lit('a'), wild('foo12'), dollar],
     },
   ];
 
@@ -82,7 +83,7 @@ describe('parsePattern: more patterns that parse (extra)', () => {
     },
     { name: 'connect-double-slash', in: 'CONNECT //', method: 'CONNECT', segments: [lit(''), multi('')] },
     { name: 'host-with-wildcard-path', in: 'example.com/{x}/', host: 'example.com', segments: [wild('x'), multi('')] },
-    { name: 'host-with-port', in: 'a.com:8080/{$}', host: 'a.com:8080', segments: [lit('/')] },
+    { name: 'host-with-port', in: 'a.com:8080/{$}', host: 'a.com:8080', segments: [dollar] },
     { name: 'escaped-slash-stays-in-literal', in: '/a%2fb', segments: [lit('a/b')] },
     { name: 'escaped-braces-are-a-literal', in: '/%7Bx%7D', segments: [lit('{x}')] },
     { name: 'utf8-escape-decoded', in: '/caf%C3%A9', segments: [lit('café')] },

@@ -202,12 +202,12 @@ describe('errors name the call, the pattern and the param', () => {
     [
       'an empty segment value',
       () => tree.urlFor(UserPage, { userId: '' }),
-      'urlFor(UserPage): param "userId" is "", which cannot be a path segment',
+      'urlFor(UserPage): param "userId" is "", which cannot be a path',
     ],
     [
       'a dot-dot segment value',
       () => tree.urlFor(UserPage, { userId: '..' }),
-      'urlFor(UserPage): param "userId" is "..", which cannot be a path segment',
+      'urlFor(UserPage): param "userId" is "..", which cannot be a path',
     ],
     [
       'a missing template param',

@@ -191,11 +191,36 @@ function hasWildcard(node: PageNode, name: string): boolean {
 
 // A path value as one segment ("a b/c" → "a%20b%2Fc"), or for {rest...} each segment.
 function encodePathValue(v: string, multi: boolean, api: Api, name: string): string {
-  if (multi) return v.split('/').map(encodeURIComponent).join('/');
-  if (v === '' || v === '.' || v === '..') {
-    throw new UrlForError(`${callName(api)}: param "${name}" is ${JSON.stringify(v)}, which cannot be a path segment`);
+  if (!multi) {
+    if (v === '' || v === '.' || v === '..') throw notASegment(api, name, v);
+    return encodeComponent(v, api, name);
   }
-  return encodeURIComponent(v);
+  // {rest...}: each segment encoded, the slashes kept. An empty segment inside
+  // ("a//b") would be cleaned away by a redirect and "." or ".." resolved by
+  // the browser, so neither can be sent; an empty value or a trailing slash can.
+  const segs = v.split('/');
+  for (let i = 0; i < segs.length; i++) {
+    const seg = segs[i]!;
+    if (seg === '.' || seg === '..' || (seg === '' && i < segs.length - 1)) throw notASegment(api, name, v);
+    segs[i] = encodeComponent(seg, api, name);
+  }
+  return segs.join('/');
+}
+
+function notASegment(api: Api, name: string, v: string): UrlForError {
+  return new UrlForError(
+    `${callName(api)}: param "${name}" is ${JSON.stringify(v)}, which cannot be a path ` +
+      `(an empty, "." or ".." segment would be cleaned away or resolved)`,
+  );
+}
+
+// encodeURIComponent, with its URIError (a lone surrogate) named for the caller.
+function encodeComponent(v: string, api: Api, name: string): string {
+  try {
+    return encodeURIComponent(v);
+  } catch {
+    throw new UrlForError(`${callName(api)}: param "${name}" is not well-formed Unicode (a lone surrogate)`);
+  }
 }
 
 // A template compiled once: text parts, and placeholders that are path
@@ -238,7 +263,7 @@ function fillTemplate(
   for (let i = 0; i < t.slots.length; i++) {
     const { name, component } = t.slots[i]!;
     const v = paramValue(params, name, current, target, b, template);
-    out += (component ? encodeURIComponent(v) : encodePathValue(v, false, target, name)) + t.parts[i + 1]!;
+    out += (component ? encodeComponent(v, target, name) : encodePathValue(v, false, target, name)) + t.parts[i + 1]!;
   }
   return out;
 }

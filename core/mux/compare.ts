@@ -72,9 +72,9 @@ function compareSegments(a: Segment, b: Segment): Relationship {
   if (b.multi) return 'moreSpecific';
   if (a.wild && b.wild) return 'equivalent';
   // A single wildcard never matches the trailing slash of {$}.
-  if (a.wild) return b.s === '/' ? 'disjoint' : 'moreGeneral';
-  if (b.wild) return a.s === '/' ? 'disjoint' : 'moreSpecific';
-  return a.s === b.s ? 'equivalent' : 'disjoint';
+  if (a.wild) return b.dollar ? 'disjoint' : 'moreGeneral';
+  if (b.wild) return a.dollar ? 'disjoint' : 'moreSpecific';
+  return a.s === b.s && a.dollar === b.dollar ? 'equivalent' : 'disjoint';
 }
 
 // The overall relationship, given the relationships of two parts of the patterns.
@@ -128,7 +128,7 @@ export function describeConflict(p1: Pattern, p2: Pattern): string {
 }
 
 function writeSegment(s: Segment): string {
-  return !s.multi && s.s !== '/' ? '/' + s.s : '/';
+  return !s.multi && !s.dollar ? '/' + s.s : '/';
 }
 
 function writeMatchingPath(segs: readonly Segment[]): string {
@@ -161,7 +161,7 @@ export function differencePath(p1: Pattern, p2: Pattern): string {
     if (a.multi && !c.multi) {
       // A trailing slash tells them apart, unless p2 ends in {$}: then any segment does.
       b += '/';
-      if (c.s === '/') b += a.s !== '' ? a.s : 'x';
+      if (c.dollar) b += a.s !== '' ? a.s : 'x';
       return b;
     }
     if (!a.multi && c.multi) b += writeSegment(a);

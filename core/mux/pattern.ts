@@ -7,7 +7,7 @@
 //   "/a/{x}"        => [lit a, wild x]
 //   "/a/{rest...}"  => [lit a, multi rest]
 //   "/a/"           => [lit a, multi ""]     (a trailing slash is an anonymous "...")
-//   "/a/{$}"        => [lit a, lit "/"]      ({$} is the literal "trailing slash")
+//   "/a/{$}"        => [lit a, dollar "/"]   ({$} is the "trailing slash")
 //
 // Literal segments are stored unescaped ("/%61" matches "/a"), since request
 // paths are unescaped segment by segment before matching.
@@ -21,6 +21,11 @@ export interface Segment {
   readonly wild: boolean;
   /** A `{name...}` wildcard or a trailing slash. */
   readonly multi: boolean;
+  /**
+   * `{$}` (its `s` is "/", as in Go). Marked on its own so that a literal
+   * segment that unescapes to "/" (`%2F`) is not taken for it.
+   */
+  readonly dollar?: true;
 }
 
 /** A parsed pattern: what `ServeMux.handle` stores and matches. */
@@ -104,7 +109,7 @@ export function parsePattern(s: string): Pattern {
     let name = seg.slice(1, -1);
     if (name === '$') {
       if (rest.length !== 0) fail('{$} not at end');
-      segments.push({ s: '/', wild: false, multi: false });
+      segments.push({ s: '/', wild: false, multi: false, dollar: true });
       break;
     }
     const multi = name.endsWith('...');

@@ -31,7 +31,7 @@ export class RoutingIndex {
   *possiblyConflicting(p: Pattern): Generator<Pattern> {
     yield* this.#multis;
     const last = lastSegment(p);
-    if (!last.wild && last.s === '/') {
+    if (last.dollar) {
       // Only dollar and multi patterns match paths ending in a slash, and two
       // dollar patterns can only conflict with {$} in the same position.
       yield* this.#bucket(p.segments.length - 1, '/');

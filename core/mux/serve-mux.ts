@@ -190,8 +190,21 @@ function exactMatch(leaf: RoutingNode<Handler> | null, path: string): boolean {
   return p.segments.length === slashes;
 }
 
+// A redirect Location from the request's own path and query. Every byte of
+// the path that is not a URL path character is escaped (as Go's url.URL does):
+// a raw "\\" from node's request line would otherwise make "/\\evil.com/" a
+// link to another origin, since browsers read "\\" as "/". The query is kept
+// as it came, as in Go: it cannot change where the link goes.
 function withQuery(path: string, query: string): string {
-  return query === '' ? path : `${path}?${query}`;
+  unsafeInPath.lastIndex = 0;
+  const p = unsafeInPath.test(path) ? path.replace(unsafeInPath, escapeChar) : path;
+  return query === '' ? p : `${p}?${query}`;
+}
+
+const unsafeInPath = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]|%(?![0-9A-Fa-f]{2})/g;
+
+function escapeChar(c: string): string {
+  return Array.from(Buffer.from(c, 'utf8'), (b) => '%' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
 }
 
 /**

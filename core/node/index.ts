@@ -9,7 +9,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { callHandler, setRoute, type Handler } from '../mux/request';
+import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request';
 import { ServeMux } from '../mux/serve-mux';
 import { liteData } from '../response';
 import { createRequest } from './request';
@@ -17,8 +17,19 @@ import { createRequest } from './request';
 /** A node:http request listener. */
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
 
-// RFC 3986 reg-name, IPv4 or bracketed IPv6, and an optional port.
-const validHost = /^[A-Za-z0-9\-._~!$&'()*+,;=%]*(?::[0-9]*)?$|^\[[0-9A-Fa-f:.]+\](?::[0-9]*)?$/;
+// Whether a host (from Host or an absolute-form target) makes a URL: `req.url`
+// must parse, for pages and for the body (a Request needs a URL). Hosts repeat,
+// so the answer is cached (a bounded map: a scanner's random hosts are parsed each time).
+const hostVerdicts = new Map<string, boolean>();
+function validHost(host: string): boolean {
+  let ok = hostVerdicts.get(host);
+  if (ok === undefined) {
+    // No userinfo (a Request refuses credentials in its URL), nothing that would end the authority.
+    ok = host === '' || (!/[@/\\?#]/.test(host) && URL.canParse(`http://${host}/`));
+    if (hostVerdicts.size < 256) hostVerdicts.set(host, ok);
+  }
+  return ok;
+}
 
 /** Options of `toNodeListener` (and `serve`). */
 export interface ListenerOptions {
@@ -37,12 +48,11 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
       ? (req: Request) => handler.serveHTTP(req)
       : (req: Request) => callHandler(handler, setRoute(req, '', [], []));
   return (incoming, outgoing) => {
-    const host = incoming.headers.host;
-    if (host !== undefined && !validHost.test(host)) {
+    const req = createRequest(incoming, outgoing, maxBodySize);
+    if (!validHost(requestTarget(req).host)) {
       writeText(outgoing, 400, 'Bad Request: malformed Host header');
       return;
     }
-    const req = createRequest(incoming, outgoing, maxBodySize);
     let res: Response | Promise<Response>;
     try {
       res = call(req);
