@@ -3,14 +3,15 @@
 //   node --import tsx bench/adapter/server.ts <kind>
 //
 // It listens on 127.0.0.1 (a free port), tells the parent the port over IPC,
-// answers {cpu: true} with its CPU time so far, and exits when the parent
-// goes away or sends SIGTERM.
+// answers {cpu: true} with its CPU time so far (bench/lib/child.ts), and exits
+// when the parent goes away or sends SIGTERM.
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServeMux } from '../../core';
 import { serve } from '../../core/node';
 import { liteResponse } from '../../core/response';
+import { listening as tellPort, serveParent } from '../lib/child';
 import { contentType, helloPage } from './page';
 
 /** The servers, by the name run.ts passes. */
@@ -19,15 +20,8 @@ export type Kind = (typeof kinds)[number];
 
 const HOST = '127.0.0.1';
 
-/** What a child sends the parent. */
-export type ChildMessage = { port: number } | { cpuMicros: number };
-
-function send(msg: ChildMessage): void {
-  process.send!(msg);
-}
-
 function listening(server: Server): void {
-  send({ port: (server.address() as AddressInfo).port });
+  tellPort((server.address() as AddressInfo).port);
 }
 
 // Raw node:http: the route matched by hand, the same string written with
@@ -84,19 +78,12 @@ async function hono(): Promise<void> {
   const { serve: honoServe } = await import('@hono/node-server');
   const app = new Hono();
   app.get('/hello/:name', (c) => c.body(helloPage(c.req.param('name')), 200, { 'content-type': contentType }));
-  honoServe({ fetch: app.fetch, port: 0, hostname: HOST }, (info) => send({ port: info.port }));
+  honoServe({ fetch: app.fetch, port: 0, hostname: HOST }, (info) => tellPort(info.port));
 }
 
 function main(): void {
   const kind = process.argv[2] as Kind;
-  if (!process.send) throw new Error('bench/adapter/server.ts: run it from run.ts (it needs an IPC channel)');
-  process.on('message', (msg: { cpu?: boolean }) => {
-    if (msg.cpu) {
-      const u = process.cpuUsage();
-      send({ cpuMicros: u.user + u.system });
-    }
-  });
-  process.on('disconnect', () => process.exit(0));
+  serveParent('bench/adapter/server.ts');
   switch (kind) {
     case 'node:http':
       return rawNode();
