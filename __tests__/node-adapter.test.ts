@@ -5,6 +5,7 @@ import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ServeMux } from '../core';
 import { shutdown, toNodeListener } from '../core/node';
+import { liteResponse } from '../core/response';
 import { send as get } from './support/node-http';
 
 // Sends raw bytes and returns the raw answer, for requests a client library would refuse to send.
@@ -21,6 +22,13 @@ function raw(port: number, text: string): Promise<string> {
 
 const mux = new ServeMux();
 mux.handleFunc('GET /users/{id}', (req) => new Response(`user ${req.pathValue('id')} via ${req.pattern}`));
+mux.handleFunc('GET /lite-touched', () => {
+  const res = liteResponse(200, '<p>é</p>', { 'content-type': 'text/html; charset=utf-8' });
+  res.headers.set('x-added', 'yes'); // as a middleware would
+  res.headers.append('set-cookie', 'a=1');
+  res.headers.append('set-cookie', 'b=2');
+  return res;
+});
 mux.handleFunc('GET /lazy', (req) => {
   const facts = [req instanceof Request, req.method, req.url, req.headers.get('x-test'), req.headers.has('x-none')];
   return new Response(JSON.stringify(facts), { headers: { 'content-type': 'application/json' } });
@@ -80,6 +88,15 @@ test('a lite response is written with content-length', async () => {
   expect(r.body).toBe('404 page not found\n');
   expect(r.headers['content-length']).toBe('19');
   expect(r.headers['content-type']).toBe('text/plain; charset=utf-8');
+});
+
+test('a lite response whose headers a middleware touched is still written whole', async () => {
+  const r = await get(port, '/lite-touched');
+  expect(r.body).toBe('<p>é</p>');
+  expect(r.headers['x-added']).toBe('yes');
+  expect(r.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+  expect(r.headers['content-length']).toBe('9');
+  expect(r.headers['transfer-encoding']).toBeUndefined();
 });
 
 test('the lazy request answers as a Request', async () => {

@@ -190,7 +190,13 @@ export const defaultErrorHandler: ErrorHandler = (err) =>
 // Adds the htmx Vary to a response from props or the error handler.
 function withVary(res: Response): Response {
   const data = liteData(res);
-  if (data) return liteResponse(data.status, data.body, { ...data.headers, vary: mergeVary(data.headers.vary) });
+  if (data) {
+    const vary = data.headers.vary;
+    return liteResponse(data.status, data.body, {
+      ...data.headers,
+      vary: mergeVary(typeof vary === 'string' ? vary : vary?.join(', ')),
+    });
+  }
   try {
     res.headers.set('vary', mergeVary(res.headers.get('vary') ?? undefined));
     return res;

@@ -11,17 +11,24 @@
 export interface LiteData {
   status: number;
   body: string | Uint8Array | null;
-  headers: Record<string, string>;
+  headers: Record<string, string | string[]>;
 }
 
 const kData = Symbol('pagetree.liteData');
 const kReal = Symbol('pagetree.realResponse');
+const kHeaders = Symbol('pagetree.liteHeaders');
 
 class LiteResponse {
   [kData]: LiteData;
   [kReal]: Response | undefined = undefined;
+  // A middleware that sets a header gets a real Headers, but the body stays a
+  // string the adapter writes directly (a real Response per request costs ~4x).
+  [kHeaders]: Headers | undefined = undefined;
   constructor(data: LiteData) {
     this[kData] = data;
+  }
+  get headers(): Headers {
+    return this[kReal] ? this[kReal].headers : (this[kHeaders] ??= headersOf(this[kData].headers));
   }
   get status(): number {
     return this[kData].status;
@@ -33,16 +40,26 @@ class LiteResponse {
 }
 Object.setPrototypeOf(LiteResponse.prototype, Response.prototype);
 
+function headersOf(record: Record<string, string | string[]>): Headers {
+  const h = new Headers();
+  for (const name in record) {
+    const v = record[name]!;
+    if (typeof v === 'string') h.append(name, v);
+    else for (const one of v) h.append(name, one);
+  }
+  return h;
+}
+
 function real(res: LiteResponse): Response {
   if (!res[kReal]) {
-    const { status, body, headers } = res[kData];
-    res[kReal] = new Response(body as BodyInit | null, { status, headers });
+    const { status, body } = res[kData];
+    res[kReal] = new Response(body as BodyInit | null, { status, headers: res.headers });
   }
   return res[kReal];
 }
 
 // Every other member of Response reads the real one, made on first use.
-for (const key of ['headers', 'body', 'bodyUsed', 'redirected', 'statusText', 'type', 'url'] as const) {
+for (const key of ['body', 'bodyUsed', 'redirected', 'statusText', 'type', 'url'] as const) {
   Object.defineProperty(LiteResponse.prototype, key, {
     get(this: LiteResponse) {
       return real(this)[key];
@@ -66,20 +83,30 @@ for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 
 export function liteResponse(
   status: number,
   body: string | Uint8Array | null,
-  headers: Record<string, string>,
+  headers: Record<string, string | string[]>,
 ): Response {
   return new LiteResponse({ status, body, headers }) as unknown as Response;
 }
 
 /**
- * The plain data of a LiteResponse that nobody has turned into a real one,
- * or undefined (for a real Response, or a LiteResponse whose headers or
- * body were touched and may have changed).
+ * The plain data of a LiteResponse whose body nobody has read, with its
+ * headers as they are now, or undefined (a real Response, or a LiteResponse
+ * turned into one).
  */
 export function liteData(res: Response): LiteData | undefined {
   const lite = res as unknown as Partial<LiteResponse>;
   const data = lite[kData];
-  return data && !lite[kReal] ? data : undefined;
+  if (!data || lite[kReal]) return undefined;
+  const h = lite[kHeaders];
+  if (!h) return data;
+  // Headers were touched: send what they hold now.
+  const headers: Record<string, string | string[]> = {};
+  h.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = h.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  return { status: data.status, body: data.body, headers };
 }
 
 /**
