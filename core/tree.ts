@@ -35,6 +35,7 @@ export class Tree<TRoot = unknown> {
   readonly nodes: readonly PageNode[];
   readonly #byFn = new Map<unknown, { node: PageNode; component: Component }[]>();
   readonly #urls = urlCache();
+  readonly #staticUrls = new Map<string, string>();
 
   constructor(
     readonly root: PageNode,
@@ -148,15 +149,21 @@ export class Tree<TRoot = unknown> {
    * @example tree.staticUrl('app.css') // → "/static/app.3f2a9c1d.css"
    */
   staticUrl(path: string): string {
-    const mounts = this.nodes.filter((n) => n.page instanceof StaticFiles && n.pattern !== '');
-    if (mounts.length !== 1) {
-      throw new UrlForError(
-        `staticUrl(${JSON.stringify(path)}): the tree has ${mounts.length} staticFiles routes` +
-          (mounts.length ? ` (${mounts.map((n) => n.fieldPath).join(', ')}); use urlFor([…, '…'])` : '; mount one'),
-      );
+    let url = this.#staticUrls.get(path);
+    if (url === undefined) {
+      const mounts = this.nodes.filter((n) => n.page instanceof StaticFiles && n.pattern !== '');
+      if (mounts.length !== 1) {
+        throw new UrlForError(
+          `staticUrl(${JSON.stringify(path)}): the tree has ${mounts.length} staticFiles routes` +
+            (mounts.length ? ` (${mounts.map((n) => n.fieldPath).join(', ')}); use urlFor([…, '…'])` : '; mount one'),
+        );
+      }
+      const files = mounts[0]!.page as StaticFiles;
+      // Files are loaded once, at mount: a file's URL never changes afterwards.
+      url = buildUrl(this, this.#urls, files, { path: files.fingerprint(path) });
+      this.#staticUrls.set(path, url);
     }
-    const files = mounts[0]!.page as StaticFiles;
-    return buildUrl(this, this.#urls, files, { path: files.fingerprint(path) });
+    return url;
   }
 
   /**
