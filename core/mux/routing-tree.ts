@@ -231,7 +231,8 @@ export class SplitPath {
       }
       const i = path.indexOf('/', start + 1);
       const next = i < 0 ? path.length : i;
-      segs.push(pathUnescape(path.slice(start + 1, next)));
+      const seg = path.slice(start + 1, next);
+      segs.push(this.escaped ? pathUnescape(seg) : seg);
       start = next;
     }
     return segs;
