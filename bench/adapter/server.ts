@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { ServeMux } from '../../core';
 import { serve } from '../../core/node';
 import { liteResponse } from '../../core/response';
-import { listening as tellPort, serveParent } from '../lib/child';
+import { listening as tellPort, rawParam, serveParent } from '../lib/child';
 import { contentType, helloPage } from './page';
 
 /** The servers, by the name run.ts passes. */
@@ -29,24 +29,12 @@ function listening(server: Server): void {
 function rawNode(): void {
   const prefix = '/hello/';
   const server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (req.method === 'GET' && url.startsWith(prefix)) {
-      const q = url.indexOf('?');
-      const raw = url.slice(prefix.length, q < 0 ? url.length : q);
-      if (raw !== '' && !raw.includes('/')) {
-        let name = raw;
-        if (raw.includes('%')) {
-          try {
-            name = decodeURIComponent(raw);
-          } catch {
-            // keep it as sent
-          }
-        }
-        const body = helloPage(name);
-        res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
-        res.end(body);
-        return;
-      }
+    const name = rawParam(req.method, req.url, prefix);
+    if (name !== undefined) {
+      const body = helloPage(name);
+      res.writeHead(200, { 'content-type': contentType, 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+      return;
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
   });

@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServeMux, mount } from '../../core';
 import { serve } from '../../core/node';
-import { listening, serveParent } from '../lib/child';
+import { listening, rawParam, serveParent } from '../lib/child';
 import { App, ListPage } from './app';
 import { LIST_ID, contentType, fullPage, loadList, partialPage, vary, wantsPartial } from './page';
 
@@ -24,27 +24,15 @@ const HOST = '127.0.0.1';
 function rawNode(): void {
   const prefix = '/lists/';
   const server = createServer((req, res) => {
-    const url = req.url ?? '/';
-    if (req.method === 'GET' && url.startsWith(prefix)) {
-      const q = url.indexOf('?');
-      const raw = url.slice(prefix.length, q < 0 ? url.length : q);
-      if (raw !== '' && !raw.includes('/')) {
-        let listId = raw;
-        if (raw.includes('%')) {
-          try {
-            listId = decodeURIComponent(raw);
-          } catch {
-            // keep it as sent
-          }
-        }
-        const list = loadList(listId);
-        const html = wantsPartial(req.headers['hx-request'] as string | undefined, req.headers['hx-target'] as string)
-          ? partialPage(list)
-          : fullPage(list);
-        res.writeHead(200, { 'content-type': contentType, vary, 'content-length': Buffer.byteLength(html) });
-        res.end(html);
-        return;
-      }
+    const listId = rawParam(req.method, req.url, prefix);
+    if (listId !== undefined) {
+      const list = loadList(listId);
+      const html = wantsPartial(req.headers['hx-request'] as string | undefined, req.headers['hx-target'] as string)
+        ? partialPage(list)
+        : fullPage(list);
+      res.writeHead(200, { 'content-type': contentType, vary, 'content-length': Buffer.byteLength(html) });
+      res.end(html);
+      return;
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
   });

@@ -62,3 +62,22 @@ async function memory(gc: boolean): Promise<MemoryReport> {
   const m = process.memoryUsage();
   return { rss: m.rss, heapUsed: m.heapUsed, heapTotal: m.heapTotal, external: m.external, collected: !!collect };
 }
+
+/**
+ * The one path value of `GET <prefix>{value}`, matched by hand as a raw node:http server would
+ * (decoded when it can be), or undefined for any other request.
+ * @example rawParam('GET', '/hello/a%20b?x', '/hello/') // → "a b"
+ */
+export function rawParam(method: string | undefined, url: string | undefined, prefix: string): string | undefined {
+  const u = url ?? '/';
+  if (method !== 'GET' || !u.startsWith(prefix)) return undefined;
+  const q = u.indexOf('?');
+  const raw = u.slice(prefix.length, q < 0 ? u.length : q);
+  if (raw === '' || raw.includes('/')) return undefined;
+  if (!raw.includes('%')) return raw;
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw; // keep it as sent
+  }
+}
