@@ -133,7 +133,7 @@ export function buildUrl(
   if (params) {
     for (const key in params) {
       if (b.names.includes(key) || (template && templateHas(cache.templates.get(template)!, key))) continue;
-      const known = [...b.names, ...templateNames(template)];
+      const known = template ? [...b.names, ...cache.templates.get(template)!.slots.map((x) => x.name)] : b.names;
       throw new UrlForError(
         `${callName(target)}: unknown param "${key}" for "${b.pattern}${template}"` +
           (known.length ? ` (its params: ${known.join(', ')})` : ' (it takes no params)'),
@@ -266,10 +266,6 @@ function fillTemplate(
     out += (component ? encodeComponent(v, target, name) : encodePathValue(v, false, target, name)) + t.parts[i + 1]!;
   }
   return out;
-}
-
-function templateNames(template: string): string[] {
-  return [...template.matchAll(placeholderRe)].map((m) => m[1]!);
 }
 
 /**

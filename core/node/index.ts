@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request';
 import { ServeMux } from '../mux/serve-mux';
-import { liteData } from '../response';
+import { liteData, textError } from '../response';
 import { createRequest } from './request';
 
 /** A node:http request listener. */
@@ -50,7 +50,7 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
   return (incoming, outgoing) => {
     const req = createRequest(incoming, outgoing, maxBodySize);
     if (!validHost(requestTarget(req).host)) {
-      writeText(outgoing, 400, 'Bad Request: malformed Host header');
+      send(outgoing, req, textError(400, 'Bad Request: malformed Host header'));
       return;
     }
     let res: Response | Promise<Response>;
@@ -119,18 +119,7 @@ function fail(outgoing: ServerResponse, req: Request, err: unknown): void {
     outgoing.destroy(); // half a response must not look like a whole one
     return;
   }
-  writeText(outgoing, 500, 'Internal Server Error');
-}
-
-function writeText(outgoing: ServerResponse, status: number, message: string): void {
-  const body = message + '\n';
-  outgoing
-    .writeHead(status, {
-      'content-type': 'text/plain; charset=utf-8',
-      'x-content-type-options': 'nosniff',
-      'content-length': String(Buffer.byteLength(body)),
-    })
-    .end(body);
+  send(outgoing, req, textError(500, 'Internal Server Error'));
 }
 
 /** Options of `serve`. */
