@@ -1,24 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ServeMux } from '../core';
 import { shutdown, toNodeListener } from '../core/node';
 import { liteResponse } from '../core/response';
-import { send as get } from './support/node-http';
-
-// Sends raw bytes and returns the raw answer, for requests a client library would refuse to send.
-function raw(port: number, text: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(text));
-    let out = '';
-    socket.setEncoding('latin1');
-    socket.on('data', (c: string) => (out += c));
-    socket.on('close', () => resolve(out));
-    socket.on('error', reject);
-  });
-}
+import { raw, send as get } from './support/node-http';
 
 const mux = new ServeMux();
 mux.handleFunc('GET /users/{id}', (req) => new Response(`user ${req.pathValue('id')} via ${req.pattern}`));

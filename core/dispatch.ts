@@ -16,6 +16,7 @@ import { HttpError } from './errors';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from './mux/request';
 import type { Middleware, PageNode } from './page-node';
 import { fullTarget, selectedComponent, selectTarget, type RenderTarget } from './render-target';
+import { abortable, abortKey, guardBody } from './request-body';
 import { liteData, liteResponse, textError } from './response';
 import type { Tree } from './tree';
 
@@ -99,26 +100,37 @@ export function routeHandler(
   const bounded =
     timeout > 0
       ? (req: PageRequest): Response | Promise<Response> => {
+          const abort = abortable(req); // before the page can read req.signal
           const res = guarded(req);
-          return res instanceof Promise ? withTimeout(res, timeout, req, node, onError) : res;
+          return res instanceof Promise ? withTimeout(res, timeout, req, node, onError, abort) : res;
         }
       : guarded;
-  return (req) => requestContext.run({ tree, node, req, status: 200, headers: undefined }, bounded, req);
+  return (req) => {
+    // The node adapter's requests answer bad bodies with 4xx themselves; others learn it here.
+    if (!(abortKey in req)) guardBody(req);
+    return requestContext.run({ tree, node, req, status: 200, headers: undefined }, bounded, req);
+  };
 }
 
 // A page that has not answered within `timeout` ms gets a 503 (through the error
-// handler); its late answer is dropped.
+// handler); its late answer is dropped. Its request is aborted: `req.signal`
+// fires and a body still being read fails, so a page that checks the signal
+// before writing does not write after the client was told it failed. Only a
+// safe method's 503 says Retry-After: a retried POST could do its work twice.
 function withTimeout(
   res: Promise<Response>,
   timeout: number,
   req: PageRequest,
   node: PageNode,
   onError: ErrorHandler,
+  abort: (reason: unknown) => void,
 ): Promise<Response> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
       console.error(`pagetree: ${node.fieldPath} (${node.pattern}) did not answer within ${timeout} ms`);
-      const err = new HttpError(503, 'Service Unavailable', { 'retry-after': '1' });
+      abort(new DOMException(`${node.fieldPath} did not answer within ${timeout} ms`, 'TimeoutError'));
+      const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+      const err = new HttpError(503, 'Service Unavailable', safe ? { 'retry-after': '1' } : {});
       resolve(answerError(err, req, node, fullTarget(node), onError).then(withVary));
     }, timeout);
     res.then((r) => {
@@ -210,7 +222,13 @@ async function answerError(
   target: RenderTarget,
   onError: ErrorHandler,
 ): Promise<Response> {
-  if (!(err instanceof HttpError)) console.error(`pagetree: ${node.fieldPath} (${node.pattern}) failed:`, err);
+  if (!(err instanceof HttpError)) {
+    console.error(`pagetree: ${node.fieldPath} (${node.pattern}) failed:`, err);
+  } else if (err.cause !== undefined) {
+    // A client's fault found by a parser (a bad body): one line, no stack.
+    const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+    console.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
+  }
   try {
     return await onError(err, req, node, target);
   } catch (handlerErr) {
@@ -221,7 +239,9 @@ async function answerError(
 
 /**
  * The default error answer: an HttpError's status and message, anything
- * else a bare 500; plain text (a fragment htmx can swap), no stack.
+ * else a bare 500; plain text (a fragment htmx can swap), no stack. The
+ * message is HTML-escaped (textError): htmx 4 swaps 4xx and 5xx bodies into
+ * the page as HTML whatever their type, and a message may carry user input.
  */
 export const defaultErrorHandler: ErrorHandler = (err) =>
   err instanceof HttpError ? textError(err.status, err.message, err.headers) : textError(500, 'Internal Server Error');

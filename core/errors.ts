@@ -58,8 +58,10 @@ export class HttpError extends Error {
     message: string,
     /** Extra response headers, e.g. `{ allow: 'GET' }`. */
     readonly headers: Record<string, string> = {},
+    /** `cause`: the failure behind it (a parser's error), logged in one line. */
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       throw new RangeError(`HttpError: status ${status} is not a 4xx or 5xx status`);
     }

@@ -110,11 +110,13 @@ export function liteData(res: Response): LiteData | undefined {
 }
 
 /**
- * A plain-text error response as Go's http.Error writes it.
- * @example textError(404, '404 page not found') // body "404 page not found\n"
+ * A plain-text error response as Go's http.Error writes it, with the message
+ * HTML-escaped: htmx 4 swaps error bodies into the page as HTML whatever their
+ * Content-Type, so the text must be safe as HTML too (issue 12).
+ * @example textError(404, 'No user <b>') // body "No user &lt;b&gt;\n"
  */
 export function textError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return liteResponse(status, message + '\n', {
+  return liteResponse(status, escapeHtml(message) + '\n', {
     ...headers,
     'content-type': 'text/plain; charset=utf-8',
     'x-content-type-options': 'nosniff',
@@ -144,5 +146,7 @@ const htmlEscapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&
 
 /** Escapes text for HTML as Go's html.EscapeString does. */
 export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => htmlEscapes[c]!);
+  return htmlSpecial.test(s) ? s.replace(/[&<>"']/g, (c) => htmlEscapes[c]!) : s;
 }
+
+const htmlSpecial = /[&<>"']/;

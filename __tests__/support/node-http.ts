@@ -1,6 +1,7 @@
 // Test helpers for real servers: a node:http client that reads the whole answer.
 
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 
 /** What a client sees of an answer from a real server. */
 export interface Reply {
@@ -30,5 +31,20 @@ export function send(
     );
     req.on('error', reject);
     req.end(options.body);
+  });
+}
+
+/**
+ * Sends raw bytes and returns the raw answer, for requests a client library would refuse to send.
+ * @example await raw(port, 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n') // → "HTTP/1.1 400 Bad Request…"
+ */
+export function raw(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.end(text));
+    let out = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (c: string) => (out += c));
+    socket.on('close', () => resolve(out));
+    socket.on('error', reject);
   });
 }

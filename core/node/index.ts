@@ -53,6 +53,11 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
       send(outgoing, req, textError(400, 'Bad Request: malformed Host header'));
       return;
     }
+    if (repeatsHost(incoming.rawHeaders)) {
+      // Go answers 400 too: node keeps the first Host, a proxy may have routed by the second.
+      send(outgoing, req, textError(400, 'Bad Request: too many Host headers'));
+      return;
+    }
     let res: Response | Promise<Response>;
     try {
       res = call(req);
@@ -71,11 +76,36 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
   };
 }
 
+// Whether Host appears more than once. Node's parsed headers keep the first.
+function repeatsHost(raw: string[]): boolean {
+  let seen = false;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!;
+    if (name.length === 4 && name.toLowerCase() === 'host') {
+      if (seen) return true;
+      seen = true;
+    }
+  }
+  return false;
+}
+
+// Servers being shut down (`shutdown`): their answers close the connection.
+const closing = new WeakSet<object>();
+let closingCount = 0;
+
 function send(outgoing: ServerResponse, req: Request, res: Response): void {
   if (outgoing.destroyed) return; // the client went away
   if (!(res instanceof Response)) {
     fail(outgoing, req, new TypeError(`handler returned ${String(res)}, not a Response`));
     return;
+  }
+  const incoming = outgoing.req;
+  // An answer sent before the request body was read closes the connection, so
+  // that a client holding its body back cannot hold the socket (issue 12), and
+  // so does every answer while the server shuts down: no keep-alive client is
+  // then reset by the sweep of idle connections.
+  if (bodyPending(incoming) || (closingCount > 0 && closing.has(serverOf(incoming)))) {
+    outgoing.shouldKeepAlive = false;
   }
   const data = liteData(res);
   if (data) {
@@ -99,7 +129,8 @@ function send(outgoing: ServerResponse, req: Request, res: Response): void {
   });
   const cookies = res.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  outgoing.writeHead(res.status, res.statusText, headers);
+  // An empty statusText (new Response('x', { status: 404 })) gets the standard phrase, not "HTTP/1.1 404 ".
+  outgoing.writeHead(res.status, res.statusText || undefined, headers);
   if (res.body === null) {
     outgoing.end();
     return;
@@ -110,6 +141,19 @@ function send(outgoing: ServerResponse, req: Request, res: Response): void {
       outgoing.destroy();
     }
   });
+}
+
+function serverOf(incoming: IncomingMessage): object {
+  return (incoming.socket as { server?: object }).server ?? incoming; // a socket from net.Server has one
+}
+
+// A body announced (Content-Length above 0, or chunked) and not all received.
+// For a request without one, node says `complete` only after the listener
+// returns, so the headers decide.
+function bodyPending(incoming: IncomingMessage): boolean {
+  if (incoming.complete) return false;
+  const length = incoming.headers['content-length'];
+  return (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
 }
 
 function fail(outgoing: ServerResponse, req: Request, err: unknown): void {
@@ -126,6 +170,14 @@ function fail(outgoing: ServerResponse, req: Request, err: unknown): void {
 export interface ServeOptions extends ListenerOptions {
   /** Port to listen on; 0 picks a free one. Default: `PORT` from the environment, else 3000. */
   port?: number;
+  /** How long a client may take to send the request headers, in ms (default 15000; node's own is 60000). */
+  headersTimeout?: number;
+  /** How long a client may take to send the whole request, body included, in ms (default 60000; node's 300000). */
+  requestTimeout?: number;
+  /** How long an idle keep-alive connection stays open, in ms (default: node's, 5000). */
+  keepAliveTimeout?: number;
+  /** Connections beyond this many are refused (default: no limit, as node). */
+  maxConnections?: number;
   /** Address to bind. Default: node's (all interfaces). */
   hostname?: string;
   /** Stop gracefully on SIGINT and SIGTERM (default true). */
@@ -143,7 +195,19 @@ export interface ServeOptions extends ListenerOptions {
  * @example serve(mux, { port: 3000 }) // prints "pagetree: listening on http://localhost:3000"
  */
 export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): Server {
-  const server = createServer(toNodeListener(handler, options));
+  const headersTimeout = options.headersTimeout ?? 15_000;
+  const requestTimeout = options.requestTimeout ?? 60_000;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      // Node checks both timeouts every 30 s: a 15 s limit could hold for 45. Check at a quarter of the shorter.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.min(headersTimeout, requestTimeout) / 4)),
+      ...(options.keepAliveTimeout === undefined ? {} : { keepAliveTimeout: options.keepAliveTimeout }),
+    },
+    toNodeListener(handler, options),
+  );
+  if (options.maxConnections !== undefined) server.maxConnections = options.maxConnections;
   const port = options.port ?? (Number(process.env.PORT) || 3000);
   const onListen = options.onListen ?? ((url: string) => console.log(`pagetree: listening on ${url}`));
   server.listen(port, options.hostname, () => onListen(serverUrl(server, options.hostname)));
@@ -168,6 +232,10 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
  * @example await shutdown(server, 5000)
  */
 export function shutdown(server: Server, timeout = 10_000): Promise<void> {
+  if (!closing.has(server)) {
+    closing.add(server);
+    closingCount++;
+  }
   return new Promise((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), timeout);
     // A keep-alive connection turns idle once its in-flight response is done: close it then.
@@ -177,6 +245,7 @@ export function shutdown(server: Server, timeout = 10_000): Promise<void> {
     server.close(() => {
       clearTimeout(timer);
       clearInterval(sweep);
+      if (closing.delete(server)) closingCount--;
       resolve();
     });
     server.closeIdleConnections();

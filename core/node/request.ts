@@ -10,6 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../errors';
 import { kTarget, parseTarget, type RequestTarget } from '../mux/request';
+import { abortKey, readBody, readFormData, readJson } from '../request-body';
 
 const kIncoming = Symbol('pagetree.incoming');
 const kReal = Symbol('pagetree.realRequest');
@@ -18,6 +19,7 @@ const kHeaders = Symbol('pagetree.headers');
 const kAbort = Symbol('pagetree.abort');
 const kOutgoing = Symbol('pagetree.outgoing');
 const kMaxBody = Symbol('pagetree.maxBodySize');
+const kBody = Symbol('pagetree.body');
 
 // Methods the Request constructor refuses; the real request says GET for them.
 const forbiddenMethods = new Set(['CONNECT', 'TRACE', 'TRACK']);
@@ -31,6 +33,8 @@ class NodeRequest {
   [kHeaders]: NodeHeaders | undefined = undefined;
   [kReal]: Request | undefined = undefined;
   [kAbort]: AbortController | undefined = undefined;
+  // The body stream's controller while it streams, so that an abort can fail it.
+  [kBody]: ReadableStreamDefaultController<Uint8Array> | 'aborted' | undefined = undefined;
 
   constructor(incoming: IncomingMessage, outgoing: ServerResponse, maxBodySize: number) {
     this[kIncoming] = incoming;
@@ -61,6 +65,22 @@ class NodeRequest {
 
   get signal(): AbortSignal {
     return abortController(this).signal;
+  }
+
+  // A page timeout: the signal aborts, and a body being read (or read later)
+  // fails with the reason. The rest of the body is not read; the adapter
+  // closes the connection after its answer, since the body was not consumed.
+  [abortKey](reason: unknown): void {
+    abortController(this).abort(reason);
+    const body = this[kBody];
+    this[kBody] = 'aborted';
+    if (body && body !== 'aborted') {
+      try {
+        body.error(reason);
+      } catch {
+        // already closed or errored
+      }
+    }
   }
 }
 Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
@@ -97,7 +117,7 @@ function real(req: NodeRequest): Request {
       signal: abortController(req).signal,
     };
     if (method !== 'GET' && method !== 'HEAD' && !forbiddenMethods.has(method)) {
-      init.body = limitedBody(incoming, req[kMaxBody]);
+      init.body = limitedBody(req, incoming, req[kMaxBody]);
       init.duplex = 'half';
     }
     req[kReal] = new Request(req.url, init);
@@ -125,31 +145,55 @@ for (const key of [
     },
   });
 }
-for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const) {
+// Body reads answer 4xx for bodies that cannot be parsed (request-body.ts).
+for (const key of ['arrayBuffer', 'blob', 'bytes', 'text'] as const) {
   Object.defineProperty(NodeRequest.prototype, key, {
     value(this: NodeRequest) {
-      const r = real(this) as unknown as Record<string, () => unknown>;
-      return r[key]!();
+      const r = real(this) as unknown as Record<string, () => Promise<unknown>>;
+      return readBody(() => r[key]!());
     },
   });
 }
+Object.defineProperty(NodeRequest.prototype, 'formData', {
+  value(this: NodeRequest) {
+    return readFormData(this as unknown as Request, () => real(this).formData());
+  },
+});
+Object.defineProperty(NodeRequest.prototype, 'json', {
+  value(this: NodeRequest) {
+    return readJson(() => real(this).json());
+  },
+});
+Object.defineProperty(NodeRequest.prototype, 'clone', {
+  value(this: NodeRequest) {
+    return real(this).clone();
+  },
+});
 
 /**
  * The body of an IncomingMessage as a stream that fails with HttpError(413)
  * past `max` bytes (announced by Content-Length or counted as it arrives), so
  * `await req.formData()` in a page answers 413 instead of buffering anything.
  */
-function limitedBody(incoming: IncomingMessage, max: number): ReadableStream<Uint8Array> {
+function limitedBody(req: NodeRequest, incoming: IncomingMessage, max: number): ReadableStream<Uint8Array> {
   const tooLarge = () => new HttpError(413, `Request body larger than ${max} bytes`);
+  if (req[kBody] === 'aborted') {
+    const reason = req[kAbort]!.signal.reason as unknown;
+    return new ReadableStream({ start: (c) => c.error(reason) });
+  }
   if (Number(incoming.headers['content-length']) > max) {
-    incoming.resume(); // discard what the client sends
+    // Not read: the adapter answers with Connection: close.
     return new ReadableStream({ start: (c) => c.error(tooLarge()) });
   }
   const chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   let seen = 0;
   return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req[kBody] = controller;
+    },
     async pull(controller) {
       const { value, done } = await chunks.next();
+      if (req[kBody] === 'aborted') return; // failed by the abort meanwhile
       if (done) {
         controller.close();
         return;
@@ -157,7 +201,6 @@ function limitedBody(incoming: IncomingMessage, max: number): ReadableStream<Uin
       seen += value.byteLength;
       if (seen > max) {
         controller.error(tooLarge());
-        incoming.resume();
         return;
       }
       controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));

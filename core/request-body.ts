@@ -1,0 +1,112 @@
+// What a page reads of its request beyond the headers: the body and the signal.
+//
+//   await req.formData()   JSON body             → HttpError(415), not a TypeError (a 500)
+//                          no Content-Type       → HttpError(400)
+//                          truncated multipart   → HttpError(400)
+//   await req.json()       not JSON              → HttpError(400)
+//   page timeout           req.signal aborts; the node adapter also stops the body
+//
+// A body that cannot be parsed is the client's fault: the page pipeline answers
+// the HttpError with its status and logs one line (the cause), not a stack.
+
+import { HttpError } from './errors';
+
+const kAbort = Symbol('pagetree.abortRequest');
+
+/** A request that an adapter can abort as a whole (signal and body), as the node adapter's can. */
+export interface AbortableRequest {
+  [kAbort](reason: unknown): void;
+}
+
+/** The key an adapter's request class sets to its abort method. */
+export const abortKey: typeof kAbort = kAbort;
+
+const formTypes = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
+
+/**
+ * `req.formData()` with parse failures as HttpErrors: 415 for a body that is
+ * not a form, 400 for a missing or malformed one. A failure that already is
+ * an HttpError (413 from the size limit) or an abort passes as it is.
+ * @example await readFormData(req, () => realRequest.formData())
+ */
+export async function readFormData(req: Request, read: () => Promise<FormData>): Promise<FormData> {
+  const type = req.headers.get('content-type');
+  if (type === null || type === '') {
+    throw new HttpError(400, 'Bad Request: expected a form body', {}, { cause: 'no Content-Type' });
+  }
+  if (!formTypes.test(type)) {
+    const expected = 'expected application/x-www-form-urlencoded or multipart/form-data';
+    throw new HttpError(
+      415,
+      `Unsupported Media Type: ${expected}`,
+      {},
+      { cause: `Content-Type ${JSON.stringify(type)}` },
+    );
+  }
+  return clientFault(read, 'the form body could not be parsed');
+}
+
+/**
+ * `req.json()` with a body that is not JSON as HttpError(400).
+ * @example await readJson(() => realRequest.json())
+ */
+export function readJson(read: () => Promise<unknown>): Promise<unknown> {
+  return clientFault(read, 'the body is not valid JSON');
+}
+
+/**
+ * A body read (`text`, `arrayBuffer`, …) whose stream failed because the
+ * client did (a truncated chunked body) as HttpError(400).
+ * @example await readBody(() => realRequest.text())
+ */
+export function readBody<T>(read: () => Promise<T>): Promise<T> {
+  return clientFault(read, 'the body could not be read');
+}
+
+async function clientFault<T>(read: () => Promise<T>, what: string): Promise<T> {
+  try {
+    return await read();
+  } catch (err) {
+    if (err instanceof HttpError || isAbort(err)) throw err;
+    // The parser's TypeError or SyntaxError, or a stream the client cut short.
+    throw new HttpError(400, `Bad Request: ${what}`, {}, { cause: err });
+  }
+}
+
+function isAbort(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'AbortError' || err.name === 'TimeoutError');
+}
+
+/**
+ * Makes `req` abortable by a page timeout and returns the function that aborts
+ * it. The node adapter's requests abort their own signal and body; any other
+ * Request gets its own `signal` property: the original one joined with the
+ * timeout's (a Request's signal cannot be aborted from outside).
+ * @example const abort = abortable(req); setTimeout(() => abort(new HttpError(503, 'late')), 1000)
+ */
+export function abortable(req: Request): (reason: unknown) => void {
+  const own = (req as Partial<AbortableRequest>)[kAbort];
+  if (typeof own === 'function') return (reason) => own.call(req, reason);
+  const controller = new AbortController();
+  const original = req.signal;
+  Object.defineProperty(req, 'signal', {
+    value: AbortSignal.any([original, controller.signal]),
+    configurable: true,
+  });
+  return (reason) => controller.abort(reason);
+}
+
+/**
+ * Gives a Request from outside the node adapter (`mux.fetch` on any runtime)
+ * the body reads above: `formData()` and `json()` answer 4xx on bad bodies.
+ * @example guardBody(req); await req.formData() // HttpError(415) for a JSON body
+ */
+export function guardBody(req: Request): void {
+  const formData = req.formData;
+  const json = req.json;
+  Object.defineProperty(req, 'formData', {
+    value: () => readFormData(req, () => formData.call(req)),
+    configurable: true,
+  });
+  Object.defineProperty(req, 'json', { value: () => readJson(() => json.call(req)), configurable: true });
+}
