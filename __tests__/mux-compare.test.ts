@@ -171,6 +171,13 @@ describe('compare paths (Go TestComparePaths)', () => {
     ['/{z}/{$}', '/a/{x...}', 'overlaps'],
     ['/{z}/{$}', '/{z}/{x...}', 'moreSpecific'],
     ['/a/{z}/{$}', '/{z}/a/', 'overlaps'],
+
+    // An empty literal segment is a literal: more specific than a wildcard (issue 12).
+    ['//foo', '/{x}/foo', 'moreSpecific'],
+    ['//', '/{x}/', 'moreSpecific'],
+    ['/a//b', '/a/{x}/b', 'moreSpecific'],
+    ['//foo', '/a/foo', 'disjoint'],
+    ['//{y}', '/{x}/foo', 'overlaps'],
   ])('%s vs %s: %s', (s1, s2, want) => {
     const p1 = parsePattern(s1);
     const p2 = parsePattern(s2);
@@ -204,6 +211,8 @@ describe('conflictsWith, both ways round (Go TestConflictsWith)', () => {
     ['GET /', 'GET /foo', false],
     ['GET /', '/foo', true],
     ['GET /foo', 'HEAD /', true],
+    ['//foo', '/{x}/foo', false], // an empty literal is more specific (issue 12)
+    ['//{y}', '/{x}/foo', true],
   ])('%s vs %s: %s', (s1, s2, want) => {
     const p1 = parsePattern(s1);
     const p2 = parsePattern(s2);

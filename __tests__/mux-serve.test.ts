@@ -485,6 +485,57 @@ describe('ServeMux: host patterns (Go TestHostHandlers)', () => {
   });
 });
 
+describe('ServeMux: an empty literal segment is its own literal, not the wildcard (issue 12)', () => {
+  // Go registers "//foo" beside "/{x}/foo" without a conflict (an empty literal is more specific), but
+  // keys both on its wildcard node and panics ("non-nil leaf fields"); pagetree keeps them apart.
+  const patterns = ['//foo', '/{x}/foo', '/{x}/bar'];
+  test.each<[string, string, Partial<Observed>]>([
+    ['CONNECT', '//foo', { status: 200, pattern: '//foo', body: '//foo' }],
+    ['CONNECT', '/a/foo', { status: 200, pattern: '/{x}/foo', body: '/{x}/foo' }],
+    // A lone wildcard takes the empty segment as its (empty) value (Go records none: issue 81222).
+    ['CONNECT', '//bar', { status: 200, pattern: '/{x}/bar', body: '/{x}/bar' }],
+    ['GET', '//foo', { status: 307, location: '/foo' }],
+    ['GET', '/a/foo', { status: 200, pattern: '/{x}/foo' }],
+  ])('%s %j', async (method, target, want) => {
+    await checkRow(patterns, { method, host: 'example.com', target, status: want.status!, ...want });
+  });
+
+  test('"//{y}" and "/{x}/foo" still conflict', () => {
+    const mux = new ServeMux();
+    mux.handle('//{y}', echo);
+    expect(() => mux.handle('/{x}/foo', echo)).toThrow(ConflictError);
+  });
+});
+
+describe('ServeMux: the request host loses its port as net.SplitHostPort splits it (issue 12)', () => {
+  const patterns = ['[::1]/x', '::1/x', 'example.com/x', '/x'];
+  test.each<[string, string]>([
+    // Go strips "[::1]:80" to "::1" (brackets gone): a pattern host "[::1]" never matches with a port, "::1" does.
+    ['[::1]:80', '::1/x'],
+    ['[::1]:8080', '::1/x'],
+    ['[::1]:', '::1/x'],
+    ['[::1]', '[::1]/x'],
+    ['example.com:8080', 'example.com/x'],
+    ['example.com:', 'example.com/x'],
+    ['example.com', 'example.com/x'],
+    // SplitHostPort refuses these: the host stays as sent and matches no host pattern.
+    ['[::1]:80:90', '/x'],
+    ['a:b:c', '/x'],
+    ['[a]b:80', '/x'],
+    ['x]:80', '/x'],
+  ])('Host %j → %j', async (host, pattern) => {
+    await checkRow(patterns, { method: 'GET', host, target: '/x', status: 200, pattern, body: pattern });
+  });
+
+  test('mux.fetch routes on the Host header, not the URL (which drops a default port)', async () => {
+    const mux = new ServeMux();
+    for (const p of patterns) mux.handle(p, echo);
+    const res = await mux.fetch(new Request('http://[::1]/x', { headers: { host: '[::1]:80' } }));
+    expect(await res.text()).toBe('::1/x');
+    expect(await (await mux.fetch(new Request('http://[::1]/x'))).text()).toBe('[::1]/x');
+  });
+});
+
 describe('ServeMux: host patterns and the trailing-slash redirect (Go TestServeWithSlashRedirectForHostPatterns)', () => {
   const patterns = [
     'example.com/pkg/foo/',

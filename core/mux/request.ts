@@ -108,7 +108,17 @@ export function parseTarget(url: string): RequestTarget {
   };
 }
 
-/** The request's target: the adapter's, or parsed from `req.url`. */
+/**
+ * The request's target: the adapter's, or parsed from `req.url` with the host
+ * of the `Host` header when there is one. Go routes on `r.Host`, the header as
+ * sent; a URL drops a default port (`[::1]:80` → `[::1]`), which would let a
+ * host pattern match what Go's does not.
+ */
 export function requestTarget(req: Request): RequestTarget {
-  return (req as Request & { [kTarget]?: RequestTarget })[kTarget] ?? parseTarget(req.url);
+  const known = (req as Request & { [kTarget]?: RequestTarget })[kTarget];
+  if (known) return known;
+  const target = parseTarget(req.url);
+  const host = req.headers.get('host');
+  if (host !== null) target.host = host;
+  return target;
 }

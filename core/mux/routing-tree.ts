@@ -64,7 +64,7 @@ export class RoutingNode<THandler> {
     } else if (seg.dollar) {
       (this.#dollarChild ??= new RoutingNode()).#addSegments(segs, i + 1, p, handler);
     } else {
-      this.#child(seg.s).#addSegments(segs, i + 1, p, handler);
+      this.#literalChild(seg.s).#addSegments(segs, i + 1, p, handler);
     }
   }
 
@@ -79,8 +79,10 @@ export class RoutingNode<THandler> {
       this.#multiChild.pattern ??= p;
     } else if (seg.dollar) {
       (this.#dollarChild ??= new RoutingNode()).#addPath(segs, i + 1, p);
+    } else if (seg.wild) {
+      this.#child('').#addPath(segs, i + 1, p);
     } else {
-      this.#child(seg.wild ? '' : seg.s).#addPath(segs, i + 1, p);
+      this.#literalChild(seg.s).#addPath(segs, i + 1, p);
     }
   }
 
@@ -99,8 +101,17 @@ export class RoutingNode<THandler> {
     this.handler = handler;
   }
 
+  // The child for a host, a method or a single wildcard: "" is "any host", "any method" or the wildcard.
   #child(key: string): RoutingNode<THandler> {
     if (key === '') return (this.#emptyChild ??= new RoutingNode());
+    return this.#literalChild(key);
+  }
+
+  // The child for a literal path segment. Go keys an empty literal ("//foo")
+  // "" too, which puts it on the wildcard's node: "//foo" and "/{x}/foo" then
+  // panic at registration, and a lone "/{x}/foo" matches "//foo" without a
+  // value for x (Go issue 81222). Among the literals it is a segment like any other.
+  #literalChild(key: string): RoutingNode<THandler> {
     this.#children ??= new Map();
     let c = this.#children.get(key);
     if (!c) this.#children.set(key, (c = new RoutingNode()));
@@ -247,8 +258,8 @@ function staticKey(p: Pattern): string | null {
     if (seg.dollar) {
       key += '/';
     } else {
-      // An unescaped %2F is found only by the search; an empty literal shares the wildcard's node, as in Go.
-      if (seg.s === '' || seg.s.includes('/')) return null;
+      // An unescaped %2F is found only by the search.
+      if (seg.s.includes('/')) return null;
       key += '/' + seg.s;
     }
   }

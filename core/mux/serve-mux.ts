@@ -208,19 +208,28 @@ function escapeChar(c: string): string {
 }
 
 /**
- * The host without a trailing ":port", as Go's stripHostPort (unchanged when
- * it does not split as host:port).
+ * The host without a trailing ":port", as Go's stripHostPort: unchanged when
+ * there is no colon or when net.SplitHostPort refuses it; "[::1]:80" → "::1"
+ * (the brackets go too, so a pattern host "[::1]" never matches a port).
  */
 function stripHostPort(h: string): string {
-  if (!h.includes(':')) return h;
+  const i = h.lastIndexOf(':');
+  if (i < 0) return h;
+  let host: string;
+  let j = 0; // no "[" may stand at or after j,
+  let k = 0; // no "]" at or after k
   if (h[0] === '[') {
     const end = h.indexOf(']');
-    if (end < 0 || h[end + 1] !== ':' || h.includes('[', 1) || h.includes(']', end + 1)) return h;
-    return h.slice(1, end);
+    if (end < 0 || end + 1 !== i) return h; // no "]", no port, or a colon after the port's
+    host = h.slice(1, end);
+    j = 1;
+    k = end + 1;
+  } else {
+    host = h.slice(0, i);
+    if (host.includes(':')) return h; // too many colons
   }
-  const i = h.lastIndexOf(':');
-  if (h.indexOf(':') !== i || h.includes('[') || h.includes(']')) return h;
-  return h.slice(0, i);
+  if (h.includes('[', j) || h.includes(']', k)) return h;
+  return host;
 }
 
 // The first stack frame outside core/mux, for conflict messages (Go uses runtime.Caller).
