@@ -73,6 +73,30 @@ test.each([
   expect(decode(r.body).toString()).toBe(css);
 });
 
+describe('accept-encoding-q-values-pick-the-preferred-coding', () => {
+  test.each([
+    ['gzip;q=1, br;q=0.1', 'gzip'],
+    ['br;q=0.5, gzip;q=0.8', 'gzip'],
+    ['gzip;q=0.5, br;q=0.5', 'br'], // a tie: the smaller
+    ['GZIP;Q=0.9, BR;Q=0.2', 'gzip'],
+    [' gzip ; q=0.7 , br ; q=0.6 ', 'gzip'],
+    ['*;q=0.5, gzip;q=0.9', 'gzip'],
+    ['br;q=0.3, *;q=0.8', 'gzip'], // "*" stands for gzip, not named
+    ['identity;q=0.5, gzip;q=0.6', 'gzip'],
+    ['identity, gzip;q=0.6', null], // identity at q=1 beats gzip at 0.6
+    ['br;q=abc, gzip;q=0.5', 'gzip'], // a malformed weight: as if br were not named
+    ['br;q=2, gzip', 'gzip'],
+    ['identity;q=0', null], // nothing acceptable: the file as it is anyway (RFC 9110 12.5.3)
+    ['*;q=0', null],
+    ['gzip;level=9;q=0.4, br;q=0.3', 'gzip'],
+  ])('%j → %s', async (accept, encoding) => {
+    const r = await get('/static/app.css', { 'accept-encoding': accept });
+    expect(r.headers.get('content-encoding')).toBe(encoding);
+    const decode = encoding === 'br' ? brotliDecompressSync : encoding === 'gzip' ? gunzipSync : (b: Buffer) => b;
+    expect(decode(r.body).toString()).toBe(css);
+  });
+});
+
 test('no or refused encodings get the file as it is', async () => {
   for (const accept of ['', 'identity', 'br;q=0, gzip;q=0']) {
     const r = await get('/static/app.css', { 'accept-encoding': accept });
@@ -109,6 +133,90 @@ test('HEAD gets the headers without a body', async () => {
   expect(r.status).toBe(200);
   expect(r.headers.get('content-length')).toBe(String(Buffer.byteLength(css)));
   expect(r.body.length).toBe(0);
+});
+
+describe('range-requests', () => {
+  const note = 'short note'; // 10 bytes
+  test.each<[string, Record<string, string>, number, string | null, string]>([
+    ['a single range', { range: 'bytes=0-4' }, 206, 'bytes 0-4/10', 'short'],
+    ['an open range', { range: 'bytes=6-' }, 206, 'bytes 6-9/10', 'note'],
+    ['a suffix range', { range: 'bytes=-4' }, 206, 'bytes 6-9/10', 'note'],
+    ['a suffix longer than the file', { range: 'bytes=-50' }, 206, 'bytes 0-9/10', note],
+    ['an end past the file', { range: 'bytes=8-100' }, 206, 'bytes 8-9/10', 'te'],
+    ['spaces around the range', { range: 'bytes= 1-2 ' }, 206, 'bytes 1-2/10', 'ho'],
+    ['a start past the end', { range: 'bytes=10-' }, 416, 'bytes */10', ''],
+    ['a zero-length suffix', { range: 'bytes=-0' }, 416, 'bytes */10', ''],
+    ['a unit other than bytes', { range: 'items=0-1' }, 416, null, ''],
+    ['an end before the start', { range: 'bytes=5-2' }, 416, null, ''],
+    ['not a number', { range: 'bytes=a-b' }, 416, null, ''],
+    // Several ranges get the whole file (RFC 9110 allows it) instead of multipart/byteranges.
+    ['several ranges', { range: 'bytes=0-1,4-5' }, 200, null, note],
+    ['If-Range with a stale ETag: the whole file', { range: 'bytes=0-1', 'if-range': '"stale"' }, 200, null, note],
+    [
+      'If-Range with an old date: the whole file',
+      { range: 'bytes=0-1', 'if-range': 'Thu, 01 Jan 1970 00:00:00 GMT' },
+      200,
+      null,
+      note,
+    ],
+  ])('%s', async (_, headers, status, contentRange, body) => {
+    const r = await get('/static/docs/deep/note.txt', headers);
+    expect([r.status, r.headers.get('content-range'), r.body.toString()]).toEqual([status, contentRange, body]);
+    if (status === 206) expect(r.headers.get('content-length')).toBe(String(body.length));
+    expect(r.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  test('If-Range with the current ETag or Last-Modified keeps the range', async () => {
+    const whole = await get('/static/docs/deep/note.txt');
+    expect(whole.headers.get('accept-ranges')).toBe('bytes');
+    for (const ifRange of [whole.headers.get('etag')!, whole.headers.get('last-modified')!]) {
+      const r = await get('/static/docs/deep/note.txt', { range: 'bytes=0-4', 'if-range': ifRange });
+      expect([r.status, r.body.toString()]).toEqual([206, 'short']);
+    }
+    const weak = await get('/static/docs/deep/note.txt', {
+      range: 'bytes=0-4',
+      'if-range': `W/${whole.headers.get('etag')}`,
+    });
+    expect(weak.status).toBe(200);
+  });
+
+  test('a range of a compressible file counts the bytes of the file, not of a compressed variant', async () => {
+    const r = await get('/static/app.css', { range: 'bytes=5-9', 'accept-encoding': 'br, gzip' });
+    expect([r.status, r.headers.get('content-encoding'), r.body.toString()]).toEqual([206, null, css.slice(5, 10)]);
+    expect(r.headers.get('content-range')).toBe(`bytes 5-9/${Buffer.byteLength(css)}`);
+    expect(r.headers.get('vary')).toBe('Accept-Encoding');
+  });
+
+  test('HEAD with a range gets the 206 headers without a body', async () => {
+    const r = await get('/static/docs/deep/note.txt', { range: 'bytes=0-4' }, 'HEAD');
+    expect([r.status, r.headers.get('content-length'), r.body.length]).toEqual([206, '5', 0]);
+  });
+
+  test('If-None-Match still answers 304 before a range', async () => {
+    const etag = (await get('/static/docs/deep/note.txt')).headers.get('etag')!;
+    const r = await get('/static/docs/deep/note.txt', { range: 'bytes=0-4', 'if-none-match': etag });
+    expect(r.status).toBe(304);
+  });
+});
+
+test('static-answers-carry-nosniff', async () => {
+  const etag = (await get('/static/app.css')).headers.get('etag')!;
+  for (const [path, headers, method] of [
+    ['/static/app.css', {}, 'GET'],
+    ['/static/app.css', {}, 'HEAD'],
+    ['/static/app.css', { 'if-none-match': etag }, 'GET'],
+    ['/static/app.css', { range: 'bytes=0-1' }, 'GET'],
+    ['/static/app.css', { range: 'bytes=99999-' }, 'GET'],
+    ['/static/missing.css', {}, 'GET'],
+  ] as const) {
+    const r = await get(path, headers, method);
+    expect({ path, headers, status: r.status, nosniff: r.headers.get('x-content-type-options') }).toEqual({
+      path,
+      headers,
+      status: r.status,
+      nosniff: 'nosniff',
+    });
+  }
 });
 
 test.each(['/static/missing.css', '/static/docs', '/static/docs/', '/static/app.CSS', '/static/..%2Fpackage.json'])(

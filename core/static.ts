@@ -98,21 +98,45 @@ export class StaticFiles {
     }
     if (!file) return textError(404, '404 page not found');
 
-    const variant = pickEncoding(file, req.headers.get('accept-encoding'));
-    const encoding = variant === file.br ? 'br' : variant === file.gzip ? 'gzip' : undefined;
     const headers: Record<string, string> = {
       'content-type': file.type,
-      etag: variant.etag,
       'last-modified': file.lastModified,
       'cache-control': immutable
         ? (this.#options.immutableCacheControl ?? 'public, max-age=31536000, immutable')
         : (this.#options.cacheControl ?? 'no-cache'),
+      'x-content-type-options': 'nosniff',
     };
     if (file.gzip || file.br) headers.vary = 'Accept-Encoding';
-    if (encoding) headers['content-encoding'] = encoding;
+    const head = req.method === 'HEAD';
+
+    // A range counts bytes of the file itself, so it is served from the identity
+    // bytes, never from a compressed variant (RFC 9110 14.1.2).
+    const range = requestedRange(req.headers, file);
+    if (range !== null) {
+      const size = file.identity.body.byteLength;
+      headers.etag = file.identity.etag;
+      if (notModified(req.headers, file.identity.etag, file.lastModified)) return liteResponse(304, null, headers);
+      if (typeof range === 'string') {
+        const refused: Record<string, string> = { 'x-content-type-options': 'nosniff' };
+        if (range === 'unsatisfiable') refused['content-range'] = `bytes */${size}`;
+        if (headers.vary) refused.vary = headers.vary;
+        return liteResponse(416, null, refused);
+      }
+      const [start, end] = range;
+      headers['accept-ranges'] = 'bytes';
+      headers['content-range'] = `bytes ${start}-${end}/${size}`;
+      headers['content-length'] = String(end - start + 1);
+      return liteResponse(206, head ? null : file.identity.body.subarray(start, end + 1), headers);
+    }
+
+    const variant = pickEncoding(file, req.headers.get('accept-encoding'));
+    headers.etag = variant.etag;
+    if (variant === file.br) headers['content-encoding'] = 'br';
+    else if (variant === file.gzip) headers['content-encoding'] = 'gzip';
     if (notModified(req.headers, variant.etag, file.lastModified)) return liteResponse(304, null, headers);
+    headers['accept-ranges'] = 'bytes';
     headers['content-length'] = String(variant.body.byteLength);
-    return liteResponse(200, req.method === 'HEAD' ? null : variant.body, headers);
+    return liteResponse(200, head ? null : variant.body, headers);
   }
 
   #load(): Map<string, StaticFile> {
@@ -167,19 +191,104 @@ function readStatic(abs: string): StaticFile {
   return file;
 }
 
-// br, then gzip, when the client accepts them (q > 0); else the file as it is.
+// The variant of the highest q the client gives among those the file has
+// (ties: br, gzip, then the file as it is, the smallest first). A coding with
+// q=0 is refused; "*" stands for every coding not named. The file as it is is
+// acceptable unless "identity" (or "*") says q=0, ranks below every named
+// coding unless weighed itself, and is sent anyway when nothing is acceptable
+// (RFC 9110 12.5.3). One pass over the header.
 function pickEncoding(file: StaticFile, accept: string | null): Variant {
   if (!accept || (!file.br && !file.gzip)) return file.identity;
-  const q = new Map<string, number>();
+  let br = -1;
+  let gzip = -1;
+  let identity = -1;
+  let star = -1;
   for (const part of accept.split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const qParam = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    q.set(name!, qParam ? Number(qParam.slice(2)) || 0 : 1);
+    const semi = part.indexOf(';');
+    const name = (semi < 0 ? part : part.slice(0, semi)).trim().toLowerCase();
+    const q = semi < 0 ? 1 : qValue(part.slice(semi + 1));
+    if (q < 0) continue; // a malformed weight: as if the coding were not named
+    if (name === 'br') br = q;
+    else if (name === 'gzip' || name === 'x-gzip') gzip = q;
+    else if (name === 'identity') identity = q;
+    else if (name === '*') star = q;
   }
-  const accepts = (enc: string) => (q.get(enc) ?? q.get('*') ?? 0) > 0;
-  if (file.br && accepts('br')) return file.br;
-  if (file.gzip && accepts('gzip')) return file.gzip;
-  return file.identity;
+  if (br < 0) br = star < 0 ? 0 : star;
+  if (gzip < 0) gzip = star < 0 ? 0 : star;
+  // Unnamed, the file as it is stays acceptable but comes after any coding the client names.
+  if (identity < 0) identity = star < 0 ? Number.MIN_VALUE : star;
+  let best = file.identity;
+  let bestQ = identity;
+  if (file.gzip && gzip > 0 && gzip >= bestQ) [best, bestQ] = [file.gzip, gzip];
+  if (file.br && br > 0 && br >= bestQ) best = file.br;
+  return best;
+}
+
+// The weight of ";q=0.5" (other parameters skipped): 0 to 1, or -1 when malformed.
+function qValue(params: string): number {
+  for (const param of params.split(';')) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
+    const v = param.slice(eq + 1).trim();
+    return /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(v) ? Number(v) : -1;
+  }
+  return 1;
+}
+
+// The single byte range a GET or HEAD asks for, as [first, last] (inclusive),
+// or null to send the whole file: no Range, a condition in If-Range that no
+// longer holds, an empty file, or several ranges (answered whole, which RFC
+// 9110 allows, instead of multipart/byteranges). A header that does not parse
+// is 'invalid' and one past the end 'unsatisfiable' (416, as Go's ServeContent).
+function requestedRange(headers: Headers, file: StaticFile): [number, number] | 'invalid' | 'unsatisfiable' | null {
+  const header = headers.get('range');
+  if (header === null) return null;
+  const size = file.identity.body.byteLength;
+  if (size === 0 || !ifRangeHolds(headers.get('if-range'), file)) return null;
+  if (!header.startsWith('bytes=')) return 'invalid';
+  let found: [number, number] | null = null;
+  let count = 0;
+  let pastEnd = false;
+  for (const spec of header.slice(6).split(',')) {
+    const r = spec.trim();
+    if (r === '') continue;
+    const dash = r.indexOf('-');
+    if (dash < 0) return 'invalid';
+    const first = r.slice(0, dash).trim();
+    const last = r.slice(dash + 1).trim();
+    if (first === '') {
+      // "-n": the last n bytes.
+      if (!/^\d+$/.test(last)) return 'invalid';
+      const n = Number(last);
+      if (n === 0) {
+        pastEnd = true;
+        continue;
+      }
+      found = [Math.max(0, size - n), size - 1];
+    } else {
+      if (!/^\d+$/.test(first) || (last !== '' && !/^\d+$/.test(last))) return 'invalid';
+      const start = Number(first);
+      if (last !== '' && Number(last) < start) return 'invalid';
+      if (start >= size) {
+        pastEnd = true;
+        continue;
+      }
+      found = [start, last === '' ? size - 1 : Math.min(Number(last), size - 1)];
+    }
+    count++;
+  }
+  if (count === 0) return pastEnd ? 'unsatisfiable' : 'invalid';
+  return count === 1 ? found : null;
+}
+
+// If-Range: the range applies only if the file is still the one the client
+// has: the same strong ETag, or exactly its Last-Modified date.
+function ifRangeHolds(ifRange: string | null, file: StaticFile): boolean {
+  if (ifRange === null) return true;
+  const v = ifRange.trim();
+  if (v.startsWith('"')) return v === file.identity.etag;
+  if (v.startsWith('W/')) return false; // weak validators never match (strong comparison)
+  return v === file.lastModified;
 }
 
 // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
