@@ -2,5 +2,4 @@
 
 import './htmx';
 
-export { Fragment, jsxDEV, jsxs } from '@kitajs/html/jsx-dev-runtime';
-export { jsx } from '@kitajs/html/jsx-runtime';
+export { Fragment, jsx, jsxs, jsx as jsxDEV } from './index';

@@ -1,40 +1,22 @@
 // The example app in Chromium with the real htmx client, once with htmx 4 and once with htmx 2.
 // Chromium is Debian's (/usr/bin/chromium, installed by .ci/run); playwright-core drives it.
 
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { chromium, type Browser, type Page, type Request as BrowserRequest } from 'playwright-core';
+import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { shutdown, toNodeListener } from '../../core/node';
 import { createApp } from '../../pages-example/app';
+import { launchChromium } from '../support/chromium';
 
 const artifacts = join(__dirname, 'artifacts');
 jest.setTimeout(60_000);
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 let browser: Browser;
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(
-      `no Chromium at ${executablePath}: install Debian's (apt-get install chromium), as .ci/run does, ` +
-        'or point CHROMIUM_PATH at one',
-    );
-  }
-  browser = await chromium.launch({
-    executablePath,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  browser = await launchChromium();
 });
 afterAll(async () => {
   await browser?.close();
