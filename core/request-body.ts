@@ -11,15 +11,8 @@
 
 import { HttpError } from './errors';
 
-const kAbort = Symbol('pagetree.abortRequest');
-
-/** A request that an adapter can abort as a whole (signal and body), as the node adapter's can. */
-export interface AbortableRequest {
-  [kAbort](reason: unknown): void;
-}
-
-/** The key an adapter's request class sets to its abort method. */
-export const abortKey: typeof kAbort = kAbort;
+/** The key under which an adapter's request has a method that aborts it whole (signal and body), as the node adapter's does. */
+export const abortKey: unique symbol = Symbol('pagetree.abortRequest');
 
 const formTypes = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
 
@@ -85,7 +78,7 @@ function isAbort(err: unknown): boolean {
  * @example const abort = abortable(req); setTimeout(() => abort(new HttpError(503, 'late')), 1000)
  */
 export function abortable(req: Request): (reason: unknown) => void {
-  const own = (req as Partial<AbortableRequest>)[kAbort];
+  const own = (req as { [abortKey]?: (reason: unknown) => void })[abortKey];
   if (typeof own === 'function') return (reason) => own.call(req, reason);
   const controller = new AbortController();
   const original = req.signal;
