@@ -4,11 +4,16 @@
 import { once } from 'node:events';
 import { Agent, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { HttpError, ServeMux, mount, route, type PageRequest } from '../core';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { HttpError, ServeMux, crossOriginProtection, mount, route, staticFiles, type PageRequest } from '../core';
 import { serve, shutdown, type ServeOptions } from '../core/node';
 import { raw, send } from './support/node-http';
 
 const writes: string[] = [];
+const assets = mkdtempSync(join(tmpdir(), 'pagetree-hardening-'));
+writeFileSync(join(assets, 'app.css'), '.rule { margin: 0; }\n'.repeat(100));
 const aborts: string[] = [];
 
 class Files {
@@ -80,6 +85,18 @@ class Ok {
     return <p>ok</p>;
   }
 }
+// Several components, so that an HX-Target is matched against each (render-target.ts).
+class Tasks {
+  page() {
+    return <main>{this.taskList()}</main>;
+  }
+  taskList() {
+    return <ul></ul>;
+  }
+  openCount() {
+    return <span>0</span>;
+  }
+}
 class App {
   files = route('GET /files/{path...}', Files);
   task = route('GET /tasks/{id}', Task);
@@ -90,11 +107,13 @@ class App {
   slow = route('GET /slow', Slow);
   bare = route('GET /bare', Bare404);
   ok = route('GET /ok', Ok);
+  tasks = route('GET /tasks', Tasks);
+  assets = route('GET /static/{path...}', staticFiles(assets));
 }
 
 function appMux(): ServeMux {
   const mux = new ServeMux();
-  mount(mux, App, '/', '', { timeout: 150 });
+  mount(mux, App, '/', '', { timeout: 150, middlewares: [crossOriginProtection()] });
   return mux;
 }
 
@@ -171,6 +190,23 @@ describe('percent-decoding-is-linear', () => {
     expect(r.status).toBe(status);
     if (status !== 307) expect(r.body).toBe(body);
     else expect(r.headers.location).toBe('/files' + '/%ff'.repeat(1500) + '/');
+  });
+});
+
+describe('per-request-loops-are-linear', () => {
+  // Other loops over what a client sends, each given ~8-15 KB of its worst shape.
+  test.each<[string, string, Record<string, string>, number]>([
+    ['an HX-Target of many hyphens', '/tasks', { 'HX-Request': 'true', 'HX-Target': 'a-'.repeat(7000) + 'list' }, 200],
+    ['a long Accept-Encoding', '/static/app.css', { 'Accept-Encoding': 'gzip;q=0.5, '.repeat(900) + 'br' }, 200],
+    ['a Range of many ranges', '/static/app.css', { Range: 'bytes=' + '0-1,'.repeat(2500) + '2-3' }, 200],
+    ['a Range of long numbers', '/static/app.css', { Range: 'bytes=' + '9'.repeat(12000) + '-' }, 416],
+    ['a long If-None-Match list', '/static/app.css', { 'If-None-Match': '"x", '.repeat(2500) + '"y"' }, 200],
+    ['a long Origin on a POST', '/add', { Origin: 'http://' + 'a'.repeat(12000), 'Content-Type': 'text/plain' }, 403],
+  ])('%s: answered well inside a second', async (_, path, headers, status) => {
+    const started = performance.now();
+    const r = await send(port, path, { method: path === '/add' ? 'POST' : 'GET', headers });
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(r.status).toBe(status);
   });
 });
 
