@@ -33,6 +33,7 @@ import {
 } from '../core/mux/request';
 import { RoutingNode, SplitPath } from '../core/mux/routing-tree';
 import { ServeMux } from '../core/mux/serve-mux';
+import { liteResponse } from '../core/response';
 
 // ---------------------------------------------------------------------------
 // Helpers
@@ -482,6 +483,36 @@ describe('ServeMux: host patterns (Go TestHostHandlers)', () => {
       const got = status === 307 ? res.headers.get('location') : res.headers.get('result');
       expect({ order, status: res.status, got }).toEqual({ order, status, got: expected });
     }
+  });
+});
+
+describe('fetch-returns-real-responses (Bun, Deno and workerd take nothing else)', () => {
+  const mux = new ServeMux();
+  mux.handleFunc('GET /page', () => liteResponse(200, '<p>hi</p>', { 'content-type': 'text/html; charset=utf-8' }));
+  mux.handleFunc('GET /user', () => new Response('user', { status: 201 }));
+  mux.handleFunc('GET /dir/', echo);
+  mux.handleFunc('POST /only-post', echo);
+  mux.handleFunc('GET /not-a-response', () => 'oops' as unknown as Response);
+  test.each<[string, string, number, string]>([
+    ['GET', '/page', 200, '<p>hi</p>'],
+    ['GET', '/user', 201, 'user'],
+    ['GET', '/missing', 404, '404 page not found\n'],
+    ['GET', '/only-post', 405, 'Method Not Allowed\n'],
+    ['GET', '/dir', 307, '<a href="/dir/">Temporary Redirect</a>.\n\n'],
+    ['HEAD', '/page', 200, ''],
+  ])('%s %s → %i, a Response of this realm', async (method, path, status, body) => {
+    const res = await mux.fetch(new Request(`http://x${path}`, { method }));
+    expect(Object.getPrototypeOf(res)).toBe(Response.prototype);
+    expect([res.status, await res.text()]).toEqual([status, body]);
+  });
+
+  test('a handler that answers with something else is a 500, logged', async () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await mux.fetch(new Request('http://x/not-a-response'));
+    expect(Object.getPrototypeOf(res)).toBe(Response.prototype);
+    expect([res.status, await res.text()]).toEqual([500, 'Internal Server Error\n']);
+    expect(error).toHaveBeenCalledTimes(1);
+    error.mockRestore();
   });
 });
 

@@ -89,6 +89,16 @@ export function liteResponse(
 }
 
 /**
+ * A real `Response` for any response: a LiteResponse becomes one (once), any
+ * other Response is returned as it is. `mux.fetch` answers with it, since
+ * Bun, Deno and workerd accept only their own realm's Response objects.
+ * @example toResponse(liteResponse(200, 'hi', {})) instanceof Response // → true, and a real one
+ */
+export function toResponse(res: Response): Response {
+  return res instanceof LiteResponse ? real(res) : res;
+}
+
+/**
  * The plain data of a LiteResponse whose body nobody has read, with its
  * headers as they are now, or undefined (a real Response, or a LiteResponse
  * turned into one).

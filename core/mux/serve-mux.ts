@@ -9,7 +9,7 @@
 //   4. failing that, 405 with Allow when another method would match, else 404.
 
 import { ConflictError } from '../errors';
-import { redirectResponse, textError } from '../response';
+import { redirectResponse, textError, toResponse } from '../response';
 import { conflictsWith, describeConflict } from './compare';
 import { cleanPath, lastSegment, parsePattern, type Pattern } from './pattern';
 import { callHandler, requestTarget, setRoute, type Handler, type HandlerFunc, type HandlerObject } from './request';
@@ -99,19 +99,22 @@ export class ServeMux implements HandlerObject {
   }
 
   /**
-   * The Web fetch handler: routes and answers, never rejects. A handler that
-   * throws gets a 500 with no detail in the body (the error is logged), and a
-   * HEAD answer loses its body.
+   * The Web fetch handler: routes and answers with a real `Response` (what
+   * Bun, Deno and workerd require), never rejects. A handler that throws, or
+   * answers with something that is not a Response, gets a 500 with no detail in
+   * the body (the error is logged), and a HEAD answer loses its body.
    * @example export default { fetch: (req: Request) => mux.fetch(req) }
    */
   async fetch(req: Request): Promise<Response> {
     let res: Response;
     try {
       res = await this.serveHTTP(req);
+      if (!(res instanceof Response)) throw new TypeError(`handler returned ${String(res)}, not a Response`);
     } catch (err) {
       console.error(`pagetree: handler for ${req.method} ${req.url} failed:`, err);
       res = textError(500, 'Internal Server Error');
     }
+    res = toResponse(res);
     if (req.method === 'HEAD' && res.body !== null) {
       res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
     }
