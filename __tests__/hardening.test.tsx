@@ -286,10 +286,19 @@ describe('server-limits', () => {
     await shutdown(s, 100);
   });
 
-  test('an answer sent before the body was read closes the connection', async () => {
-    const head = 'POST /ignores HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 100000\r\n\r\n';
+  test('an answer sent before a large body was read closes the connection', async () => {
+    const head = 'POST /ignores HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\nContent-Length: 1000000\r\n\r\n';
     const r = await sendSlowly(head, ['x'.repeat(1000), 'x'.repeat(1000)], 100);
     expect([r.status, r.body, r.headers.connection]).toEqual([200, '<p>ignored</p>', 'close']);
+  });
+
+  test('an unread body of up to 256 KiB is discarded and the connection kept, as Go does', async () => {
+    const r = await send(port, '/ignores', {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'x'.repeat(1000),
+    });
+    expect([r.status, r.headers.connection]).toEqual([200, 'keep-alive']);
   });
 
   test('a GET without a body keeps its connection alive', async () => {

@@ -100,11 +100,11 @@ function send(outgoing: ServerResponse, req: Request, res: Response): void {
     return;
   }
   const incoming = outgoing.req;
-  // An answer sent before the request body was read closes the connection, so
-  // that a client holding its body back cannot hold the socket (issue 12), and
-  // so does every answer while the server shuts down: no keep-alive client is
-  // then reset by the sweep of idle connections.
-  if (bodyPending(incoming) || (closingCount > 0 && closing.has(serverOf(incoming)))) {
+  // An answer sent before a large request body was read closes the connection,
+  // so that a client holding its body back cannot hold the socket (issue 12),
+  // and so does every answer while the server shuts down: no keep-alive client
+  // is then reset by the sweep of idle connections.
+  if (largeBodyUnread(incoming) || (closingCount > 0 && closing.has(serverOf(incoming)))) {
     outgoing.shouldKeepAlive = false;
   }
   const data = liteData(res);
@@ -147,13 +147,15 @@ function serverOf(incoming: IncomingMessage): object {
   return (incoming.socket as { server?: object }).server ?? incoming; // a socket from net.Server has one
 }
 
-// A body announced (Content-Length above 0, or chunked) and not all received.
-// For a request without one, node says `complete` only after the listener
-// returns, so the headers decide.
-function bodyPending(incoming: IncomingMessage): boolean {
+// A body not all received that node would have to read and discard to keep
+// the connection: as Go (maxPostHandlerReadBytes), up to 256 KiB is worth it;
+// more, or a chunked body of unknown size, is not. (Node says `complete` for a
+// request without a body only after the listener returns: the headers decide.)
+function largeBodyUnread(incoming: IncomingMessage): boolean {
   if (incoming.complete) return false;
   const length = incoming.headers['content-length'];
-  return (length !== undefined && length !== '0') || incoming.headers['transfer-encoding'] !== undefined;
+  if (length !== undefined) return Number(length) > 256 * 1024;
+  return incoming.headers['transfer-encoding'] !== undefined;
 }
 
 function fail(outgoing: ServerResponse, req: Request, err: unknown): void {

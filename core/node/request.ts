@@ -68,10 +68,11 @@ class NodeRequest {
   }
 
   // A page timeout: the signal aborts, and a body being read (or read later)
-  // fails with the reason. The rest of the body is not read; the adapter
-  // closes the connection after its answer, since the body was not consumed.
+  // fails with the reason. The rest of the body is not read, so the answer
+  // closes the connection.
   [abortKey](reason: unknown): void {
     abortController(this).abort(reason);
+    if (!this[kIncoming].complete) this[kOutgoing].shouldKeepAlive = false; // the rest of the body is not read
     const body = this[kBody];
     this[kBody] = 'aborted';
     if (body && body !== 'aborted') {
