@@ -106,6 +106,7 @@ export class AddTask {
   async props(req: PageRequest) {
     const title = String((await req.formData()).get('title') ?? '').trim();
     if (title === '' || title.length > 200) throw new HttpError(422, 'A task needs a title of 1 to 200 characters');
+    req.signal.throwIfAborted(); // timed out meanwhile: the client was told 503, so write nothing
     this.deps.store.addTask(title);
     return answer(req, this.deps.store);
   }
