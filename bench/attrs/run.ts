@@ -1,37 +1,68 @@
-// What escaping `&` in attribute values costs: bench/e2e's 20-item page (a
-// layout, a title, 20 escaped items with links), rendered by @kitajs/html's
-// JSX runtime and by pagetree's (which escapes `&` in attribute values before
-// kitajs writes them).
+// What escaping `&` in attribute values costs. Two pages, each rendered by
+// three JSX runtimes:
+//
+//   - kitajs: @kitajs/html's own runtime (escapes only `"`: lossy);
+//   - pagetree: pagetree/jsx-runtime, which writes attributes in one pass
+//     escaping `&` and `"` (jsx-runtime/attributes.ts);
+//   - kitajs + pre-escape: the design not taken, kitajs behind a pass that
+//     escapes `&` first (pre-escape-runtime.ts).
+//
+// The pages: bench/e2e's 20-item list page (a layout, a title, 20 escaped
+// items with links; no `&` in any attribute) and its list partial, and an edit
+// form of 20 rows whose values and URLs have `&` and `"` (edit-page.tsx).
 //
 //   npm run bench:attrs
 //
-// The same component module is loaded twice: once bound to pagetree's runtime
-// (as the tsconfig's jsxImportSource says), once with the runtime swapped for
-// kitajs's in the module cache. The two renders must be byte-identical (the
-// page has no "&" in an attribute) before anything is timed. Interleaved
-// rounds, medians.
+// Each page module is loaded once per runtime (the runtime swapped in the
+// module cache). Before anything is timed, the renders must mean the same: the
+// e2e pages byte-identical, the edit form with the same text and the same
+// attribute values once each runtime's escaping is undone (kitajs's `&#34;`;
+// pagetree's `&amp;` and `&#34;`), and pagetree's bytes equal to the pre-escape
+// design's. Interleaved rounds, medians; each ratio is the median of the
+// per-round ratios, so the machine drifting between rounds cancels out.
 
 import { environment, fail, formatRatio, median, printTable } from '../lib/report';
 
-type PageModule = typeof import('../e2e/page');
+type ListModule = typeof import('../e2e/page');
+type EditModule = typeof import('./edit-page');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
 const ROUND_MS = 150;
+const RUNTIMES = ['kitajs', 'pagetree', 'kitajs + pre-escape'] as const;
+type Runtime = (typeof RUNTIMES)[number];
 
-// CommonJS on purpose: loading one module twice with another runtime needs the require cache.
+// CommonJS on purpose: loading one module with another runtime needs the require cache.
 /* eslint-disable @typescript-eslint/no-require-imports */
-function loadPages(): { pagetree: PageModule; kitajs: PageModule } {
-  const pagePath = require.resolve('../e2e/page');
+function loadWith<M>(runtime: Runtime, modulePath: string): M {
   const runtimePath = require.resolve('pagetree/jsx-runtime');
-  const pagetree = require(pagePath) as PageModule;
+  require(runtimePath);
   const saved = require.cache[runtimePath]!;
-  require.cache[runtimePath] = { ...saved, exports: require('@kitajs/html/jsx-runtime') } as NodeJS.Module;
-  delete require.cache[pagePath];
-  const kitajs = require(pagePath) as PageModule;
-  require.cache[runtimePath] = saved;
-  return { pagetree, kitajs };
+  if (runtime !== 'pagetree') {
+    const exports = require(runtime === 'kitajs' ? '@kitajs/html/jsx-runtime' : './pre-escape-runtime');
+    require.cache[runtimePath] = { ...saved, exports } as NodeJS.Module;
+  }
+  delete require.cache[modulePath];
+  try {
+    return require(modulePath) as M;
+  } finally {
+    require.cache[runtimePath] = saved;
+    delete require.cache[modulePath];
+  }
 }
 /* eslint-enable @typescript-eslint/no-require-imports */
+
+// The attribute values of a page, unescaped as an HTML parser would for these two escapers.
+function attributeValues(html: string, references: RegExp): string[] {
+  const decode = (ref: string) => (ref === '&amp;' ? '&' : '"');
+  return [...html.matchAll(/ [\w:-]+="([^"]*)"/g)].map((m) => m[1]!.replace(references, decode));
+}
+const withoutValues = (html: string) => html.replace(/="[^"]*"/g, '=""');
+
+function sameMeaning(kitajs: string, pagetree: string): boolean {
+  const a = attributeValues(kitajs, /&#34;/g);
+  const b = attributeValues(pagetree, /&#34;|&amp;/g);
+  return withoutValues(kitajs) === withoutValues(pagetree) && a.length > 0 && a.join('\n') === b.join('\n');
+}
 
 function rendersPerSecond(render: () => string): number {
   let n = 0;
@@ -46,34 +77,53 @@ function rendersPerSecond(render: () => string): number {
 }
 
 function main(): void {
-  const pages = loadPages();
-  const contenders = {
-    'full page, kitajs runtime': () => pages.kitajs.fullPage(pages.kitajs.loadList('groceries')),
-    'full page, pagetree runtime': () => pages.pagetree.fullPage(pages.pagetree.loadList('groceries')),
-    'list partial, kitajs runtime': () => pages.kitajs.partialPage(pages.kitajs.loadList('groceries')),
-    'list partial, pagetree runtime': () => pages.pagetree.partialPage(pages.pagetree.loadList('groceries')),
-  };
-  const names = Object.keys(contenders) as (keyof typeof contenders)[];
-  for (let i = 0; i < names.length; i += 2) {
-    const [a, b] = [contenders[names[i]!](), contenders[names[i + 1]!]()];
-    if (a !== b || a.length < 1000) fail(`${names[i]} and ${names[i + 1]} render different pages`);
+  const listPath = require.resolve('../e2e/page');
+  const editPath = require.resolve('./edit-page');
+  const pages: { name: string; byRuntime: Record<Runtime, () => string>; identical: boolean }[] = [];
+  const byRuntime = (page: (r: Runtime) => () => string) =>
+    Object.fromEntries(RUNTIMES.map((r) => [r, page(r)])) as Record<Runtime, () => string>;
+  const lists = byRuntime((r) => {
+    const m = loadWith<ListModule>(r, listPath);
+    return () => m.fullPage(m.loadList('groceries'));
+  });
+  const partials = byRuntime((r) => {
+    const m = loadWith<ListModule>(r, listPath);
+    return () => m.partialPage(m.loadList('groceries'));
+  });
+  const edits = byRuntime((r) => {
+    const m = loadWith<EditModule>(r, editPath);
+    return () => m.editPage(m.loadRows());
+  });
+  pages.push({ name: 'list page (e2e)', byRuntime: lists, identical: true });
+  pages.push({ name: 'list partial (e2e)', byRuntime: partials, identical: true });
+  pages.push({ name: 'edit form, & and " in attributes', byRuntime: edits, identical: false });
+
+  for (const page of pages) {
+    const [kitajs, pagetree, preEscape] = RUNTIMES.map((r) => page.byRuntime[r]());
+    if (pagetree!.length < 1000) fail(`${page.name}: only ${pagetree!.length} bytes`);
+    if (pagetree !== preEscape) fail(`${page.name}: pagetree and kitajs + pre-escape write different bytes`);
+    if (page.identical ? kitajs !== pagetree : kitajs === pagetree || !sameMeaning(kitajs!, pagetree!)) {
+      fail(`${page.name}: kitajs and pagetree render pages that differ in meaning`);
+    }
   }
-  for (const name of names) rendersPerSecond(contenders[name]); // warm up
-  const results = new Map(names.map((n) => [n, [] as number[]]));
-  for (let r = 0; r < ROUNDS; r++) {
-    const order = r % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) results.get(name)!.push(rendersPerSecond(contenders[name]));
+
+  const contenders = pages.flatMap((p) => RUNTIMES.map((r) => ({ page: p.name, runtime: r, render: p.byRuntime[r] })));
+  for (const c of contenders) rendersPerSecond(c.render); // warm up
+  const results = contenders.map(() => [] as number[]);
+  for (let round = 0; round < ROUNDS; round++) {
+    const order = contenders.map((_, i) => i);
+    if (round % 2 === 1) order.reverse();
+    for (const i of order) results[i]!.push(rendersPerSecond(contenders[i]!.render));
   }
+
   console.log(`bench/attrs: ${environment()}; ${ROUNDS} interleaved rounds of ${ROUND_MS} ms, medians`);
-  const rows: string[][] = [];
-  for (let i = 0; i < names.length; i += 2) {
-    const kita = median(results.get(names[i]!)!);
-    const ours = median(results.get(names[i + 1]!)!);
-    const bytes = String(contenders[names[i]!]().length);
-    rows.push([names[i]!, bytes, (1e6 / kita).toFixed(2), '1.00×']);
-    rows.push([names[i + 1]!, bytes, (1e6 / ours).toFixed(2), formatRatio(kita / ours)]);
-  }
-  printTable(['render', 'bytes', 'µs per render', 'time vs kitajs'], rows);
+  // The ratio: the median over rounds of the time against kitajs's on the same page in the same round.
+  const rows = contenders.map((c, i) => {
+    const kitajs = results[i - RUNTIMES.indexOf(c.runtime)]!;
+    const ratio = median(results[i]!.map((ops, round) => kitajs[round]! / ops));
+    return [c.page, c.runtime, String(c.render().length), (1e6 / median(results[i]!)).toFixed(2), formatRatio(ratio)];
+  });
+  printTable(['page', 'runtime', 'bytes', 'µs per page', 'time vs kitajs'], rows);
 }
 
 main();
