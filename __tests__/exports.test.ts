@@ -19,6 +19,7 @@ test('the public names of pagetree', () => {
     'defaultErrorHandler',
     'id',
     'idTarget',
+    'liveReload',
     'mount',
     'redirect',
     'renderComponent',

@@ -7,6 +7,7 @@ export { defaultErrorHandler, redirect, renderComponent } from './dispatch';
 export type { ErrorHandler, RenderComponent } from './dispatch';
 export { ConflictError, HttpError, MountError, PatternError, UrlForError } from './errors';
 export { id, idTarget, staticUrl, urlFor } from './current';
+export { liveReload } from './live-reload';
 export type { IdTarget } from './current';
 export { mount } from './mount';
 export type { MountOptions } from './mount';

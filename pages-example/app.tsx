@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import {
   ServeMux,
   crossOriginProtection,
+  liveReload,
   mount,
   route,
   staticFiles,
@@ -57,6 +58,8 @@ export interface AppOptions {
   databasePath?: string;
   /** "4" (default) or "2": which htmx the pages load. */
   htmxVersion?: string;
+  /** Development: reload the open tab when the server restarts (`npm run dev`). */
+  liveReload?: boolean;
 }
 
 /** Builds the app: the store, the mux and the mounted tree, with its URLs checked at boot. */
@@ -67,7 +70,7 @@ export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree
   const tree = mount(mux, App, '/', 'Tasks', {
     deps,
     // Unsafe methods (the task actions) must come from this site's own pages: CSRF protection as in Go 1.25.
-    middlewares: [crossOriginProtection()],
+    middlewares: options.liveReload ? [crossOriginProtection(), liveReload(mux)] : [crossOriginProtection()],
     // A page that hangs gets a 503 instead of holding the connection.
     timeout: 10_000,
   });

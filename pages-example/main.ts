@@ -1,8 +1,13 @@
 // `npm start`: serves the example app on PORT (default 3000).
 // DATABASE_PATH picks the SQLite file; HTMX_VERSION=2 serves htmx 2 instead of htmx 4.
+// `npm run dev` adds --dev: tsx restarts the server on every change and the open tab reloads.
 
 import { serve } from 'pagetree/node';
 import { createApp } from './app';
 
-const { mux } = createApp({ databasePath: process.env.DATABASE_PATH, htmxVersion: process.env.HTMX_VERSION });
+const { mux } = createApp({
+  databasePath: process.env.DATABASE_PATH,
+  htmxVersion: process.env.HTMX_VERSION,
+  liveReload: process.argv.includes('--dev'),
+});
 serve(mux);
