@@ -4,7 +4,7 @@
 
 import { defineConfig, globalIgnores } from 'eslint/config';
 import tseslint from 'typescript-eslint';
-import pagetree from 'pagetree/eslint-plugin';
+import pagetree from './lint/index.ts';
 
 export default defineConfig(
   globalIgnores(['coverage/', 'dist/', 'build/', 'bench/**/results*', '__tests__/e2e/artifacts/']),

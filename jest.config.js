@@ -11,6 +11,9 @@ module.exports = {
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   // The package's own name, as the JSX transform and the docs' examples import it.
   moduleNameMapper: {
+    // Sources import each other as `./x.ts`; ts-jest emits `./x.js` (rewriteRelativeImportExtensions), which is
+    // resolved back to the source here.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
     '^pagetree$': '<rootDir>/core/index.ts',
     '^pagetree/node$': '<rootDir>/core/node/index.ts',
     '^pagetree/jsx-runtime$': '<rootDir>/jsx-runtime/index.ts',

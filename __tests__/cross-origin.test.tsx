@@ -1,7 +1,14 @@
 // crossOriginProtection: Go 1.25's http.CrossOriginProtection rules, case by case.
 
-import { CrossOriginProtection, ServeMux, crossOriginProtection, mount, route, type PageRequest } from '../core';
-import { fetchPage } from './support/http';
+import {
+  CrossOriginProtection,
+  ServeMux,
+  crossOriginProtection,
+  mount,
+  route,
+  type PageRequest,
+} from '../core/index.ts';
+import { fetchPage } from './support/http.ts';
 
 const csrf = new CrossOriginProtection();
 csrf.addTrustedOrigin('https://trusted.example');

@@ -11,8 +11,8 @@ import {
   setStatus,
   type PageRequest,
   type RenderTarget,
-} from '../core';
-import { fetchPage, htmx2, htmx4 } from './support/http';
+} from '../core/index.ts';
+import { fetchPage, htmx2, htmx4 } from './support/http.ts';
 
 interface Todo {
   title: string;
@@ -28,11 +28,15 @@ class Store {
 }
 
 class TodosPage {
-  constructor(private deps: { store: Store }) {}
+  readonly #deps: { store: Store };
+
+  constructor(deps: { store: Store }) {
+    this.#deps = deps;
+  }
   props(req: PageRequest, target: RenderTarget) {
-    this.deps.store.propsCalls++;
+    this.#deps.store.propsCalls++;
     const q = new URL(req.url).searchParams.get('q') ?? '';
-    return { todos: this.deps.store.todos.filter((t) => t.title.includes(q)), target };
+    return { todos: this.#deps.store.todos.filter((t) => t.title.includes(q)), target };
   }
   page(props: { todos: Todo[] }) {
     return (

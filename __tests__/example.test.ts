@@ -1,10 +1,10 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Admin, UserPage } from '../pages-example/admin';
-import { createApp } from '../pages-example/app';
-import { TasksPage, ToggleTask } from '../pages-example/tasks';
-import { fetchPage, htmx2, htmx4 } from './support/http';
+import { Admin, UserPage } from '../pages-example/admin.tsx';
+import { createApp } from '../pages-example/app.tsx';
+import { TasksPage, ToggleTask } from '../pages-example/tasks.tsx';
+import { fetchPage, htmx2, htmx4 } from './support/http.ts';
 
 const form = (fields: Record<string, string>) => ({
   'content-type': 'application/x-www-form-urlencoded',

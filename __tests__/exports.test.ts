@@ -1,5 +1,5 @@
-import * as pagetree from '../core';
-import * as node from '../core/node';
+import * as pagetree from '../core/index.ts';
+import * as node from '../core/node/index.ts';
 
 // An accidental export shows up here in review.
 test('the public names of pagetree', () => {
@@ -8,11 +8,8 @@ test('the public names of pagetree', () => {
     'CrossOriginProtection',
     'HttpError',
     'MountError',
-    'PageNode',
     'PatternError',
     'ServeMux',
-    'StaticFiles',
-    'Tree',
     'UrlForError',
     'crossOriginProtection',
     'currentPage',

@@ -4,9 +4,9 @@
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ServeMux, mount, route, type PageRequest } from '../core';
-import { shutdown, toNodeListener } from '../core/node';
-import { send, type Reply } from './support/node-http';
+import { ServeMux, mount, route, type PageRequest } from '../core/index.ts';
+import { shutdown, toNodeListener } from '../core/node/index.ts';
+import { send, type Reply } from './support/node-http.ts';
 
 class Throws {
   props(): never {

@@ -7,9 +7,17 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { HttpError, ServeMux, crossOriginProtection, mount, route, staticFiles, type PageRequest } from '../core';
-import { serve, shutdown, type ServeOptions } from '../core/node';
-import { raw, send } from './support/node-http';
+import {
+  HttpError,
+  ServeMux,
+  crossOriginProtection,
+  mount,
+  route,
+  staticFiles,
+  type PageRequest,
+} from '../core/index.ts';
+import { serve, shutdown, type ServeOptions } from '../core/node/index.ts';
+import { raw, send } from './support/node-http.ts';
 
 const writes: string[] = [];
 const assets = mkdtempSync(join(tmpdir(), 'pagetree-hardening-'));

@@ -1,6 +1,6 @@
-import { ServeMux, id, idTarget, mount, route, type Middleware, type PageRequest } from '../core';
-import { kebab, shortHash } from '../core/kebab';
-import { fetchPage, htmx2 } from './support/http';
+import { ServeMux, id, idTarget, mount, route, type Middleware, type PageRequest } from '../core/index.ts';
+import { kebab, shortHash } from '../core/names.ts';
+import { fetchPage, htmx2 } from './support/http.ts';
 
 test.each([
   ['UserList', 'user-list'],

@@ -2,8 +2,8 @@
 
 import { jsx as kitaJsx, jsxs as kitaJsxs } from '@kitajs/html/jsx-runtime';
 import fc from 'fast-check';
-import { Fragment, jsx, jsxs } from '../jsx-runtime';
-import { jsxDEV } from '../jsx-runtime/dev';
+import { Fragment, jsx, jsxs } from '../jsx-runtime/index.ts';
+import { jsxDEV } from '../jsx-runtime/dev.ts';
 
 test('htmx 2 and htmx 4 attributes render as written', async () => {
   const html = await (

@@ -1,8 +1,8 @@
 // liveReload: a dev-only script in full pages, and the id that says which process serves.
 
-import { ServeMux, liveReload, mount, route } from '../core';
-import { createApp } from '../pages-example/app';
-import { fetchPage, htmx2, htmx4 } from './support/http';
+import { ServeMux, liveReload, mount, route } from '../core/index.ts';
+import { createApp } from '../pages-example/app.tsx';
+import { fetchPage, htmx2, htmx4 } from './support/http.ts';
 
 class Home {
   page() {

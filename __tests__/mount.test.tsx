@@ -1,7 +1,7 @@
-import { MountError, ServeMux, mount, route, type PageNode } from '../core';
-import { composePath } from '../core/mount';
-import { parseTag } from '../core/route';
-import { fetchPage } from './support/http';
+import { MountError, ServeMux, mount, route, type PageNode } from '../core/index.ts';
+import { composePath } from '../core/route.ts';
+import { parseTag } from '../core/route.ts';
+import { fetchPage } from './support/http.ts';
 
 describe('route tags', () => {
   test.each([

@@ -5,7 +5,7 @@
 // Full describeConflict texts and the extra registration rows were taken from
 // Go's net/http itself.
 
-import { ConflictError } from '../core/errors';
+import { ConflictError } from '../core/errors.ts';
 import {
   commonPath,
   comparePathsAndMethods,
@@ -13,10 +13,10 @@ import {
   describeConflict,
   differencePath,
   type Relationship,
-} from '../core/mux/compare';
-import { parsePattern, type Pattern } from '../core/mux/pattern';
-import { RoutingIndex } from '../core/mux/routing-index';
-import { ServeMux } from '../core/mux/serve-mux';
+} from '../core/mux/compare.ts';
+import { parsePattern, type Pattern } from '../core/mux/pattern.ts';
+import { RoutingIndex } from '../core/mux/routing-index.ts';
+import { ServeMux } from '../core/mux/serve-mux.ts';
 
 const inverse = (r: Relationship): Relationship =>
   r === 'moreGeneral' ? 'moreSpecific' : r === 'moreSpecific' ? 'moreGeneral' : r;

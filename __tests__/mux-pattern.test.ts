@@ -5,8 +5,8 @@
 // expectations were taken from Go's net/http itself (go1.23 with the go1.26
 // ServeMux changes), not from our port.
 
-import { PatternError } from '../core/errors';
-import { cleanPath, parsePattern, pathUnescape, type Segment } from '../core/mux/pattern';
+import { PatternError } from '../core/errors.ts';
+import { cleanPath, parsePattern, pathUnescape, type Segment } from '../core/mux/pattern.ts';
 
 const lit = (s: string): Segment => ({ s, wild: false, multi: false });
 const wild = (s: string): Segment => ({ s, wild: true, multi: false });

@@ -20,8 +20,8 @@
 // redirects to "/a%2Fb/", where Go re-escapes it to "/a%252Fb/"), and a literal
 // "*" segment does not collide with a "{x...}" wildcard.
 
-import { ConflictError, PatternError } from '../core/errors';
-import { parsePattern } from '../core/mux/pattern';
+import { ConflictError, PatternError } from '../core/errors.ts';
+import { parsePattern } from '../core/mux/pattern.ts';
 import {
   kTarget,
   parseTarget,
@@ -30,10 +30,10 @@ import {
   type HandlerFunc,
   type PageRequest,
   type RequestTarget,
-} from '../core/mux/request';
-import { RoutingNode, SplitPath } from '../core/mux/routing-tree';
-import { ServeMux } from '../core/mux/serve-mux';
-import { liteResponse } from '../core/response';
+} from '../core/mux/request.ts';
+import { RoutingNode, SplitPath } from '../core/mux/routing-tree.ts';
+import { ServeMux } from '../core/mux/serve-mux.ts';
+import { liteResponse } from '../core/mux/response.ts';
 
 // ---------------------------------------------------------------------------
 // Helpers

@@ -3,10 +3,10 @@ import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ServeMux } from '../core';
-import { shutdown, toNodeListener } from '../core/node';
-import { liteResponse } from '../core/response';
-import { raw, send as get } from './support/node-http';
+import { ServeMux } from '../core/index.ts';
+import { shutdown, toNodeListener } from '../core/node/index.ts';
+import { liteResponse } from '../core/mux/response.ts';
+import { raw, send as get } from './support/node-http.ts';
 
 const mux = new ServeMux();
 mux.handleFunc('GET /users/{id}', (req) => new Response(`user ${req.pathValue('id')} via ${req.pattern}`));

@@ -2,14 +2,14 @@
 // Its components live in their own TypeScript program (see typed-html/tsconfig.json), so they are
 // loaded with require() and typed here by hand.
 
-import { ServeMux, id, mount, route, type PageRequest, type RenderTarget } from '../core';
-import { fetchPage, htmx2 } from './support/http';
+import { ServeMux, id, mount, route, type PageRequest, type RenderTarget } from '../core/index.ts';
+import { fetchPage, htmx2 } from './support/http.ts';
 
 interface Item {
   name: string;
 }
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- an import would pull typed-html's global JSX into this program
-const components = require('./typed-html/components') as {
+const components = require('./typed-html/components.tsx') as {
   itemList(items: Item[]): string;
   layout(title: string, body: string): string;
 };

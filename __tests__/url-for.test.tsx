@@ -7,12 +7,12 @@ import {
   urlFor as typedUrlFor,
   type PageRequest,
   type UrlParams,
-} from '../core';
+} from '../core/index.ts';
 
 // The example app registers its root (interface Register), which types the plain urlFor for the whole
 // program; these trees are others, so the plain urlFor is used untyped here.
 const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
-import { fetchPage } from './support/http';
+import { fetchPage } from './support/http.ts';
 
 class Home {
   page() {

@@ -6,9 +6,9 @@
 // handler, outermost (so middleware sees it too).
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { PageRequest } from './mux/request';
-import type { PageNode } from './page-node';
-import type { Tree } from './tree';
+import type { PageRequest } from './mux/request.ts';
+import type { PageNode } from './page-node.ts';
+import type { Tree } from './tree.ts';
 
 /** The state of one request inside the page pipeline. */
 export interface RequestContext {

@@ -8,10 +8,10 @@
 //   no Sec-Fetch-Site, Origin host == Host          → allowed
 //   no Sec-Fetch-Site, another Origin               → 403, unless a trusted origin or a bypass pattern
 
-import type { Middleware } from './page-node';
-import { requestTarget, type Handler, type HandlerFunc, type PageRequest } from './mux/request';
-import { ServeMux } from './mux/serve-mux';
-import { textError } from './response';
+import type { Middleware } from './page-node.ts';
+import { requestTarget, type Handler, type HandlerFunc, type PageRequest } from './mux/request.ts';
+import { ServeMux } from './mux/serve-mux.ts';
+import { textError } from './mux/response.ts';
 
 /** Options of `crossOriginProtection`. */
 export interface CrossOriginOptions {

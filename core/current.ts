@@ -4,11 +4,11 @@
 // missing params from the current route); outside one, the mounted trees are
 // searched and anything ambiguous is an error.
 
-import { requestContext } from './context';
-import { UrlForError } from './errors';
-import { kebab } from './kebab';
-import type { Tree } from './tree';
-import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types';
+import { requestContext } from './context.ts';
+import { UrlForError } from './errors.ts';
+import { kebab } from './names.ts';
+import type { Tree } from './tree.ts';
+import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types.ts';
 
 const mountedTrees = new Set<Tree>();
 

@@ -11,14 +11,14 @@
 // body is rendered whole before anything is sent: an error mid-render sends
 // the error handler's answer, never half a page.
 
-import { requestContext, type RequestContext } from './context';
-import { HttpError } from './errors';
-import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from './mux/request';
-import type { Middleware, PageNode } from './page-node';
-import { fullTarget, selectedComponent, selectTarget, type RenderTarget } from './render-target';
-import { abortable, abortKey, guardBody } from './request-body';
-import { liteData, liteResponse, textError } from './response';
-import type { Tree } from './tree';
+import { requestContext, type RequestContext } from './context.ts';
+import { HttpError } from './errors.ts';
+import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from './mux/request.ts';
+import type { Middleware, PageNode } from './page-node.ts';
+import { fullTarget, selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
+import { abortable, abortKey, guardBody } from './request-body.ts';
+import { liteData, liteResponse, textError } from './mux/response.ts';
+import type { Tree } from './tree.ts';
 
 /** Replaces the default error answer: `mount(..., { errorHandler })`. */
 export type ErrorHandler = (

@@ -1,34 +1,7 @@
 // The error classes of pagetree. Messages name the API, the problem, the
 // value and the fix, so that a failure at mount reads as its own bug report.
 
-/** A ServeMux pattern that does not parse; the message matches Go's. */
-export class PatternError extends Error {
-  override name = 'PatternError';
-  constructor(
-    readonly pattern: string,
-    /** Offset of the problem in the pattern, or -1 for an empty pattern. */
-    readonly offset: number,
-    readonly reason: string,
-  ) {
-    super(
-      offset < 0
-        ? `parsing ${JSON.stringify(pattern)}: ${reason}`
-        : `parsing ${JSON.stringify(pattern)}: at offset ${offset}: ${reason}`,
-    );
-  }
-}
-
-/** Two patterns that match the same request with neither more specific. */
-export class ConflictError extends Error {
-  override name = 'ConflictError';
-  constructor(
-    readonly pattern: string,
-    readonly existing: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { ConflictError, PatternError } from './mux/errors.ts';
 
 /**
  * A route tree that cannot be mounted. The message starts with the field
@@ -36,13 +9,12 @@ export class ConflictError extends Error {
  */
 export class MountError extends Error {
   override name = 'MountError';
-  constructor(
-    /** Field path of the route at fault, e.g. "App.admin.user". */
-    readonly fieldPath: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  /** Field path of the route at fault, e.g. "App.admin.user". */
+  readonly fieldPath: string;
+
+  constructor(fieldPath: string, message: string, options?: { cause?: unknown }) {
     super(`mount: ${fieldPath}: ${message}`, options);
+    this.fieldPath = fieldPath;
   }
 }
 
@@ -53,18 +25,18 @@ export class MountError extends Error {
  */
 export class HttpError extends Error {
   override name = 'HttpError';
-  constructor(
-    readonly status: number,
-    message: string,
-    /** Extra response headers, e.g. `{ allow: 'GET' }`. */
-    readonly headers: Record<string, string> = {},
-    /** `cause`: the failure behind it (a parser's error), logged in one line. */
-    options?: { cause?: unknown },
-  ) {
+  readonly status: number;
+  /** Extra response headers, e.g. `{ allow: 'GET' }`. */
+  readonly headers: Record<string, string>;
+
+  /** `options.cause`: the failure behind it (a parser's error), logged in one line. */
+  constructor(status: number, message: string, headers: Record<string, string> = {}, options?: { cause?: unknown }) {
     super(message, options);
     if (!Number.isInteger(status) || status < 400 || status > 599) {
       throw new RangeError(`HttpError: status ${status} is not a 4xx or 5xx status`);
     }
+    this.status = status;
+    this.headers = headers;
   }
 }
 

@@ -10,9 +10,9 @@
 // shutdown waiting for it on every restart. Nothing of this exists unless the
 // app mounts it, so production responses carry no reload code.
 
-import type { PageRequest } from './mux/request';
-import type { ServeMux } from './mux/serve-mux';
-import type { Middleware } from './page-node';
+import type { PageRequest } from './mux/request.ts';
+import type { ServeMux } from './mux/serve-mux.ts';
+import type { Middleware } from './page-node.ts';
 
 /** Where `liveReload` answers with the server's id, unless told otherwise. */
 const defaultPath = '/__pagetree/live-reload';

@@ -7,14 +7,13 @@
 //   4. init(): once per page, children before parents.
 // Anything wrong fails here, with the field path and the fix, never later on a request.
 
-import { posix } from 'node:path';
-import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch';
-import { ConflictError, MountError, PatternError } from './errors';
-import type { ServeMux } from './mux/serve-mux';
-import { rememberTree } from './current';
-import { PageNode, type Middleware } from './page-node';
-import { isRoute, parseTag, type PageClass } from './route';
-import { Tree } from './tree';
+import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
+import { ConflictError, MountError, PatternError } from './errors.ts';
+import type { ServeMux } from './mux/serve-mux.ts';
+import { rememberTree } from './current.ts';
+import { PageNode, type Middleware } from './page-node.ts';
+import { composePath, isRoute, parseTag, type PageClass } from './route.ts';
+import { Tree } from './tree.ts';
 
 /** Options of `mount`. */
 export interface MountOptions<TDeps = unknown> {
@@ -104,17 +103,17 @@ function build(
   const parentPath = parent ? parent.fullRoute() : '';
   // A route without a method takes its parent's: 'GET /admin' makes the admin section GET-only.
   const method = tag.method || (parent ? parent.method : '');
-  const node = new PageNode(
+  const node = new PageNode({
     name,
-    tag.title,
+    title: tag.title,
     method,
-    tag.path,
+    route: tag.path,
     parent,
     page,
     fieldPath,
-    composePath(parentPath, tag.path),
-    fields.length > 0,
-  );
+    fullPath: composePath(parentPath, tag.path),
+    hasChildren: fields.length > 0,
+  });
   for (const [field, value] of fields) {
     const childPath = `${fieldPath}.${field}`;
     const route = value as { tag: string; target: unknown };
@@ -139,16 +138,6 @@ function checkPath(fieldPath: string, tag: string, path: string): void {
       `invalid route tag ${JSON.stringify(tag)}: the path must start with "/"; write it as '[METHOD] /path [Title]'`,
     );
   }
-}
-
-/**
- * The full path of a child: path.posix.join of the parent's and its own, with
- * a trailing slash dropped (so "/todos/" is the exact "/todos"; `{rest...}` is the way to a subtree).
- * @example composePath('/admin', '/{$}') // → "/admin/{$}"
- */
-export function composePath(parent: string, own: string): string {
-  const joined = posix.join(parent || '/', own);
-  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
 }
 
 function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptions<unknown>): void {

@@ -12,8 +12,8 @@
 // `page()`, `props()` or other methods make a page; only route fields make a
 // group (its children register, it does not); nothing at all is empty.
 
-import { kebab as kebabName } from './kebab';
-import type { Handler, HandlerFunc } from './mux/request';
+import { isComponentName, kebab as kebabName } from './names.ts';
+import type { Handler, HandlerFunc } from './mux/request.ts';
 
 /** A method of a page that renders: `page` or a partial. */
 export interface Component {
@@ -37,8 +37,19 @@ export type NodeKind = 'page' | 'handler' | 'group' | 'empty';
  */
 export type Middleware = (next: HandlerFunc, node: PageNode) => Handler;
 
-// Methods that are never components.
-const notComponents = new Set(['constructor', 'props', 'serveHTTP', 'middlewares', 'init']);
+/** What mount knows of a route when it builds its node. */
+export interface PageNodeInit {
+  readonly name: string;
+  readonly title: string;
+  readonly method: string;
+  readonly route: string;
+  readonly parent: PageNode | null;
+  readonly page: object;
+  readonly fieldPath: string;
+  /** The composed path from the root, e.g. "/admin/users/{userId}". */
+  readonly fullPath: string;
+  readonly hasChildren: boolean;
+}
 
 /** One route of the tree: a page, a handler, or a group of routes. */
 export class PageNode {
@@ -49,28 +60,34 @@ export class PageNode {
   pattern = '';
   readonly #fullPath: string;
 
-  constructor(
-    /** Field name; the root's class name. */
-    readonly name: string,
-    readonly title: string,
-    /** Upper-case method of the tag (or, without one, the parent's), or "". */
-    readonly method: string,
-    /** The path of the tag, as written. */
-    readonly route: string,
-    readonly parent: PageNode | null,
-    /** The page object: the constructed class or the instance given. */
-    readonly page: object,
-    /** Dotted path from the root, e.g. "App.admin.user". */
-    readonly fieldPath: string,
-    fullPath: string,
-    hasChildren: boolean,
-  ) {
-    this.#fullPath = fullPath;
+  /** Field name; the root's class name. */
+  readonly name: string;
+  readonly title: string;
+  /** Upper-case method of the tag (or, without one, the parent's), or "". */
+  readonly method: string;
+  /** The path of the tag, as written. */
+  readonly route: string;
+  readonly parent: PageNode | null;
+  /** The page object: the constructed class or the instance given. */
+  readonly page: object;
+  /** Dotted path from the root, e.g. "App.admin.user". */
+  readonly fieldPath: string;
+
+  constructor(init: PageNodeInit) {
+    const { page } = init;
+    this.name = init.name;
+    this.title = init.title;
+    this.method = init.method;
+    this.route = init.route;
+    this.parent = init.parent;
+    this.page = page;
+    this.fieldPath = init.fieldPath;
+    this.#fullPath = init.fullPath;
     this.components = findComponents(page);
     const p = page as Record<string, unknown>;
     if (typeof p.serveHTTP === 'function') this.kind = 'handler';
     else if (this.components.length > 0 || typeof p.props === 'function') this.kind = 'page';
-    else this.kind = hasChildren ? 'group' : 'empty';
+    else this.kind = init.hasChildren ? 'group' : 'empty';
   }
 
   /**
@@ -100,7 +117,7 @@ function findComponents(page: object): Component[] {
   const add = (name: string, value: unknown) => {
     if (seen.has(name)) return;
     seen.add(name);
-    if (typeof value !== 'function' || notComponents.has(name) || name.startsWith('_') || name.endsWith('Props')) {
+    if (typeof value !== 'function' || !isComponentName(name)) {
       return;
     }
     // `this.x` is what users pass to id() and target.is(): read it off the page.

@@ -16,8 +16,8 @@
 //   true        todos-todo-list    HX-Request-Type: full         → page
 //   true        (none)             HX-Boosted: true              → page
 
-import { kebab } from './kebab';
-import type { Component, PageNode } from './page-node';
+import { kebab } from './names.ts';
+import type { Component, PageNode } from './page-node.ts';
 
 /** The part of the page a request asks for; `props(req, target)` receives it. */
 export interface RenderTarget {
@@ -36,12 +36,17 @@ export interface RenderTarget {
 }
 
 class Target implements RenderTarget {
-  constructor(
-    readonly id: string | null,
-    readonly partial: boolean,
-    readonly selected: Component | null,
-    readonly node: PageNode,
-  ) {}
+  readonly id: string | null;
+  readonly partial: boolean;
+  readonly selected: Component | null;
+  readonly node: PageNode;
+
+  constructor(id: string | null, partial: boolean, selected: Component | null, node: PageNode) {
+    this.id = id;
+    this.partial = partial;
+    this.selected = selected;
+    this.node = node;
+  }
 
   get component(): string | null {
     return this.selected ? this.selected.name : null;

@@ -6,6 +6,8 @@
 //
 // Only the tag is read at mount; fields that are not routes are ignored.
 
+import { posix } from 'node:path';
+
 /** HTTP methods a tag may start with. */
 export const tagMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE'] as const;
 
@@ -58,4 +60,14 @@ export function parseTag(tag: string): ParsedTag {
   }
   const path = words.shift() ?? '';
   return { method, path, title: words.join(' ') };
+}
+
+/**
+ * The full path of a child: path.posix.join of the parent's and its own, with
+ * a trailing slash dropped (so "/todos/" is the exact "/todos"; `{rest...}` is the way to a subtree).
+ * @example composePath('/admin', '/{$}') // → "/admin/{$}"
+ */
+export function composePath(parent: string, own: string): string {
+  const joined = posix.join(parent || '/', own);
+  return joined.length > 1 && joined.endsWith('/') ? joined.slice(0, -1) : joined;
 }

@@ -1,25 +1,29 @@
-// Static files, embedded: the directory is read into memory once, at mount,
-// and requests are answered from that map alone.
+// Static files, embedded: the files are held in memory, read once at mount from a directory or given in code
+// (a module pagetree-embed generated, for a bundle or a worker), and requests are answered from that map alone.
 //
-//   route('GET /static/{path...}', staticFiles('static', { files: { 'htmx.min.js': require.resolve('htmx.org/dist/htmx.min.js') } }))
+//   route('GET /static/{path...}', staticFiles('static', { files: { 'htmx.min.js': 'node_modules/htmx.org/dist/htmx.min.js' } }))
+//   route('GET /static/{path...}', staticFiles(assets))   // import assets from './assets.ts' (pagetree-embed)
 //
-//   GET /static/app.css            → 200, text/css, strong ETag, Last-Modified, gzip/br when accepted
+//   GET /static/app.css            → 200, text/css, strong ETag, Last-Modified (files from disk), gzip/br when accepted
 //   GET /static/app.3f2a9c1d.css   → the same file, cached for a year (a fingerprinted name: staticUrl)
 //   GET /static/../package.json    → 404: lookups never touch the file system
-//
-// Text files get gzip and brotli variants computed at load (kept when smaller).
 
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix, relative, sep } from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { contentType } from 'mime-types';
-import type { PageRequest } from './mux/request';
-import { liteResponse, textError } from './response';
+import type { PageRequest } from './mux/request.ts';
+import { liteResponse, textError } from './mux/response.ts';
+import {
+  embeddedFile,
+  readDirectory,
+  readFile,
+  type EmbeddedFiles,
+  type StaticFile,
+  type Variant,
+} from './static-load.ts';
+
+export type { EmbeddedFile, EmbeddedFiles } from './static-load.ts';
 
 /** Options of `staticFiles`. */
 export interface StaticOptions {
-  /** More files by URL path → absolute file path, e.g. an installed package's file (resolved with require.resolve). */
+  /** More files from disk by URL path → file path, e.g. an installed package's file ('node_modules/htmx.org/dist/htmx.min.js'). */
   files?: Record<string, string>;
   /** Cache-Control of plain names (default "no-cache": revalidate with the ETag). */
   cacheControl?: string;
@@ -29,40 +33,26 @@ export interface StaticOptions {
   onUnreadable?: (dir: string, err: unknown) => void;
 }
 
-interface Variant {
-  body: Uint8Array;
-  etag: string;
-}
-
-interface StaticFile {
-  type: string;
-  lastModified: string;
-  /** 8 hex of the content hash, for fingerprinted names. */
-  hash: string;
-  identity: Variant;
-  gzip?: Variant;
-  br?: Variant;
-}
-
-const compressible = /^text\/|[/+](json|xml|javascript)\b|^image\/svg\+xml|^application\/wasm/;
 const fingerprinted = /^(.*)\.([0-9a-f]{8})(\.[^./]+)$/;
 
 /**
- * The static files of a directory as a page for a `GET /prefix/{path...}` route.
+ * Static files as a page for a `GET /prefix/{path...}` route: the files of a directory, or files given in code
+ * (contents by URL path, or the module `pagetree-embed` generates, for runtimes without a file system).
  * @example assets = route('GET /static/{path...}', staticFiles('static'))
+ * @example assets = route('GET /static/{path...}', staticFiles({ 'robots.txt': 'User-agent: *\nAllow: /\n' }))
  */
-export function staticFiles(dir: string, options: StaticOptions = {}): StaticFiles {
-  return new StaticFiles(dir, options);
+export function staticFiles(source: string | EmbeddedFiles, options: StaticOptions = {}): StaticFiles {
+  return new StaticFiles(source, options);
 }
 
-/** The handler `staticFiles` returns: the files of a directory, held in memory. */
+/** The handler `staticFiles` returns: files held in memory. */
 export class StaticFiles {
   #files: Map<string, StaticFile> | undefined;
-  readonly #dir: string;
+  readonly #source: string | EmbeddedFiles;
   readonly #options: StaticOptions;
 
-  constructor(dir: string, options: StaticOptions = {}) {
-    this.#dir = dir;
+  constructor(source: string | EmbeddedFiles, options: StaticOptions = {}) {
+    this.#source = source;
     this.#options = options;
   }
 
@@ -74,16 +64,14 @@ export class StaticFiles {
   /** The URL path (below the route's prefix) with the content hash in the name, for caching forever. */
   fingerprint(path: string): string {
     const file = this.#load().get(path);
-    if (!file) throw new Error(`staticUrl(${JSON.stringify(path)}): no such file in ${this.#dir}`);
+    if (!file) {
+      const where = typeof this.#source === 'string' ? this.#source : 'the embedded files';
+      throw new Error(`staticUrl(${JSON.stringify(path)}): no such file in ${where}`);
+    }
     const dot = path.lastIndexOf('.');
     return dot > path.lastIndexOf('/')
       ? `${path.slice(0, dot)}.${file.hash}${path.slice(dot)}`
       : `${path}.${file.hash}`;
-  }
-
-  /** Whether the file exists. */
-  has(path: string): boolean {
-    return this.#load().has(path);
   }
 
   serveHTTP(req: PageRequest): Response {
@@ -100,12 +88,12 @@ export class StaticFiles {
 
     const headers: Record<string, string> = {
       'content-type': file.type,
-      'last-modified': file.lastModified,
       'cache-control': immutable
         ? (this.#options.immutableCacheControl ?? 'public, max-age=31536000, immutable')
         : (this.#options.cacheControl ?? 'no-cache'),
       'x-content-type-options': 'nosniff',
     };
+    if (file.lastModified !== null) headers['last-modified'] = file.lastModified;
     if (file.gzip || file.br) headers.vary = 'Accept-Encoding';
     const head = req.method === 'HEAD';
 
@@ -141,18 +129,29 @@ export class StaticFiles {
 
   #load(): Map<string, StaticFile> {
     if (this.#files) return this.#files;
-    const files = new Map<string, StaticFile>();
-    try {
-      for (const abs of walk(this.#dir)) files.set(relative(this.#dir, abs).split(sep).join('/'), readStatic(abs));
-    } catch (err) {
-      files.clear();
-      (this.#options.onUnreadable ?? warnUnreadable)(this.#dir, err);
+    const source = this.#source;
+    let files = new Map<string, StaticFile>();
+    if (typeof source === 'string') {
+      try {
+        files = readDirectory(source);
+      } catch (err) {
+        (this.#options.onUnreadable ?? warnUnreadable)(source, err);
+      }
+    } else {
+      for (const [urlPath, file] of Object.entries(source)) files.set(cleanName(urlPath), embeddedFile(urlPath, file));
     }
-    for (const [urlPath, abs] of Object.entries(this.#options.files ?? {})) {
-      files.set(posix.normalize(urlPath).replace(/^\/+/, ''), readStatic(abs));
-    }
+    for (const [urlPath, path] of Object.entries(this.#options.files ?? {}))
+      files.set(cleanName(urlPath), readFile(path));
     return (this.#files = files);
   }
+}
+
+// 'img//logo.svg', '/robots.txt' → 'img/logo.svg', 'robots.txt': the name a request path can match.
+function cleanName(urlPath: string): string {
+  return urlPath
+    .split('/')
+    .filter((seg) => seg !== '' && seg !== '.')
+    .join('/');
 }
 
 function warnUnreadable(dir: string, err: unknown): void {
@@ -160,35 +159,6 @@ function warnUnreadable(dir: string, err: unknown): void {
     `pagetree: staticFiles(${JSON.stringify(dir)}) cannot read the directory; every request will be a 404:`,
     err,
   );
-}
-
-function* walk(dir: string): Generator<string> {
-  if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const abs = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(abs);
-    else if (entry.isFile()) yield abs;
-  }
-}
-
-function readStatic(abs: string): StaticFile {
-  const body = readFileSync(abs);
-  const type = contentType(posix.basename(abs)) || 'application/octet-stream';
-  const digest = createHash('sha256').update(body).digest();
-  const etag = `"${digest.subarray(0, 16).toString('base64url')}"`;
-  const file: StaticFile = {
-    type,
-    lastModified: statSync(abs).mtime.toUTCString(),
-    hash: digest.subarray(0, 4).toString('hex'),
-    identity: { body, etag },
-  };
-  if (compressible.test(type) && body.byteLength > 256) {
-    const gz = gzipSync(body, { level: 9 });
-    const br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
-    if (gz.byteLength < body.byteLength) file.gzip = { body: gz, etag: etag.replace(/"$/, '-gz"') };
-    if (br.byteLength < body.byteLength) file.br = { body: br, etag: etag.replace(/"$/, '-br"') };
-  }
-  return file;
 }
 
 // The variant of the highest q the client gives among those the file has
@@ -288,17 +258,17 @@ function ifRangeHolds(ifRange: string | null, file: StaticFile): boolean {
   const v = ifRange.trim();
   if (v.startsWith('"')) return v === file.identity.etag;
   if (v.startsWith('W/')) return false; // weak validators never match (strong comparison)
-  return v === file.lastModified;
+  return file.lastModified !== null && v === file.lastModified;
 }
 
 // If-None-Match wins over If-Modified-Since (RFC 9110 13.2.2).
-function notModified(headers: Headers, etag: string, lastModified: string): boolean {
+function notModified(headers: Headers, etag: string, lastModified: string | null): boolean {
   const inm = headers.get('if-none-match');
   if (inm !== null) {
     return inm.trim() === '*' || inm.split(',').some((t) => t.trim().replace(/^W\//, '') === etag);
   }
   const ims = headers.get('if-modified-since');
-  if (ims === null) return false;
+  if (ims === null || lastModified === null) return false;
   const since = Date.parse(ims);
   return !Number.isNaN(since) && Date.parse(lastModified) <= since;
 }

@@ -7,13 +7,13 @@
 // Longer than maxIdLength (40): "<last field>-<method>", plus "-" and four hex
 // of a hash of the field path when that short form is not unique in the tree.
 
-import { requestContext } from './context';
-import { MountError, UrlForError } from './errors';
-import { kebab, shortHash } from './kebab';
-import type { Component, PageNode } from './page-node';
-import { StaticFiles } from './static';
-import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for';
-import type { UrlParamsArg, UrlTarget } from './url-types';
+import { requestContext } from './context.ts';
+import { MountError, UrlForError } from './errors.ts';
+import { kebab, shortHash } from './names.ts';
+import type { Component, PageNode } from './page-node.ts';
+import { StaticFiles } from './static.ts';
+import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for.ts';
+import type { UrlParamsArg, UrlTarget } from './url-types.ts';
 
 /** One registered route, as `tree.routes()` lists it. */
 export interface RouteInfo {
@@ -37,12 +37,13 @@ export class Tree<TRoot = unknown> {
   readonly #urls = urlCache();
   readonly #staticUrls = new Map<string, string>();
 
-  constructor(
-    readonly root: PageNode,
-    maxIdLength: number,
-    /** Prepended to every URL urlFor builds (an app behind a proxy at a sub-path). */
-    readonly urlPrefix = '',
-  ) {
+  readonly root: PageNode;
+  /** Prepended to every URL urlFor builds (an app behind a proxy at a sub-path). */
+  readonly urlPrefix: string;
+
+  constructor(root: PageNode, maxIdLength: number, urlPrefix = '') {
+    this.root = root;
+    this.urlPrefix = urlPrefix;
     const nodes: PageNode[] = [];
     const walk = (n: PageNode) => {
       nodes.push(n);

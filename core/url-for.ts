@@ -10,8 +10,8 @@
 // Each page gets a compiled builder at first use: its full path split into
 // literal text and wildcard slots, so a call is a lookup and a join.
 
-import { UrlForError } from './errors';
-import type { PageNode } from './page-node';
+import { UrlForError } from './errors.ts';
+import type { PageNode } from './page-node.ts';
 
 /** Values for the placeholders of a URL. */
 export type UrlParams = Record<string, string | number>;
@@ -67,7 +67,11 @@ function callName(api: Api): string {
 
 /** A ready-made call name for messages, e.g. "id([Admin, Dashboard, 'x'])". */
 export class CallName {
-  constructor(readonly name: string) {}
+  readonly name: string;
+
+  constructor(name: string) {
+    this.name = name;
+  }
 }
 
 /** Everything urlFor needs to know of a mounted tree. */

@@ -11,7 +11,7 @@
 //   tree.urlFor(UserPage, { userID: 7 })   ✗ unknown key
 //   tree.urlFor(Admin, {})                 ✗ Admin takes no params
 
-import type { Route } from './route';
+import type { Route } from './route.ts';
 
 /**
  * The placeholder names of a pattern, tag or template: `{name}` and

@@ -1,5 +1,5 @@
 // The development JSX runtime ("jsx": "react-jsxdev"): the same as jsx-runtime.
 
-import './htmx';
+import './htmx.ts';
 
-export { Fragment, jsx, jsxs, jsx as jsxDEV } from './index';
+export { Fragment, jsx, jsxs, jsx as jsxDEV } from './index.ts';

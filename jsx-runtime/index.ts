@@ -3,13 +3,13 @@
 // escaped, attributes.ts), plus typings for htmx 2 and htmx 4 attributes.
 // Children are kitajs's: escaped only when the element is marked `safe`.
 
-import './htmx';
+import './htmx.ts';
 
 import { contentsToString, contentToString, isVoidElement, type Children } from '@kitajs/html';
-import { attributesToString } from './attributes';
+import { attributesToString } from './attributes.ts';
 
 export { Fragment } from '@kitajs/html/jsx-runtime';
-export type { HtmxAttributes, HtmxInheritedAttributes } from './htmx';
+export type { HtmxAttributes, HtmxInheritedAttributes } from './htmx.ts';
 
 type Attributes = { children?: Children; safe?: boolean; [name: string]: unknown };
 type Component = (props: Attributes) => JSX.Element;

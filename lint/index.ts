@@ -7,9 +7,9 @@
 // Docs: docs/lint.md.
 
 import type { TSESLint } from '@typescript-eslint/utils';
-import { htmxAttr } from './rules/htmx-attr';
-import { routeLiteral } from './rules/route-literal';
-import { urlAttr } from './rules/url-attr';
+import { htmxAttr } from './rules/htmx-attr.ts';
+import { routeLiteral } from './rules/route-literal.ts';
+import { urlAttr } from './rules/url-attr.ts';
 
 /** The plugin's rules, by name. */
 export const rules = {

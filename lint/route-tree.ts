@@ -14,9 +14,9 @@
 
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
-import { composePath } from '../core/mount';
-import { parseTag } from '../core/route';
-import { isIgnoredFile } from './source-files';
+import { isComponentName } from '../core/names.ts';
+import { composePath, parseTag } from '../core/route.ts';
+import { isIgnoredFile } from './source-files.ts';
 
 /** One route of a mounted tree. */
 export interface MountedRoute {
@@ -40,9 +40,6 @@ export interface RouteTree {
   /** How many routes each class has across all mounts, to tell whether `urlFor(Class)` is unambiguous. */
   classCount: ReadonlyMap<string, number>;
 }
-
-// Methods that never make a node a page, as page-node.ts decides.
-const notComponents = new Set(['constructor', 'props', 'serveHTTP', 'middlewares', 'init']);
 
 const cache = new WeakMap<ts.Program, RouteTree>();
 
@@ -166,7 +163,7 @@ function walk(
 function isServing(methods: ReadonlySet<string>): boolean {
   for (const m of methods) {
     if (m === 'serveHTTP' || m === 'props') return true;
-    if (!notComponents.has(m) && !m.startsWith('_') && !m.endsWith('Props')) return true;
+    if (isComponentName(m)) return true;
   }
   return false;
 }

@@ -2,9 +2,9 @@
 // refreshable activity partial, and a middleware for the whole group.
 
 import { HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
-import { Layout } from './layout';
-import type { Activity, User } from './store';
-import type { Deps } from './tasks';
+import { Layout } from './layout.tsx';
+import type { Activity, User } from './store.ts';
+import type { Deps } from './tasks.tsx';
 
 /** Admin pages are personal: never cached, marked for the browser. */
 const privatePages: Middleware = (next) => async (req) => {
@@ -15,10 +15,14 @@ const privatePages: Middleware = (next) => async (req) => {
 };
 
 export class Dashboard {
-  constructor(private deps: Deps) {}
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
 
   props() {
-    return { users: this.deps.store.users() };
+    return { users: this.#deps.store.users() };
   }
 
   page(props: { users: User[] }) {
@@ -50,12 +54,16 @@ export class Dashboard {
 }
 
 export class UserPage {
-  constructor(private deps: Deps) {}
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
 
   props(req: PageRequest) {
-    const user = this.deps.store.user(Number(req.pathValue('userId')));
+    const user = this.#deps.store.user(Number(req.pathValue('userId')));
     if (!user) throw new HttpError(404, 'No such user');
-    return { user, activity: this.deps.store.activity(user.id) };
+    return { user, activity: this.#deps.store.activity(user.id) };
   }
 
   page(props: { user: User; activity: Activity[] }) {

@@ -20,9 +20,9 @@ import {
   type StaticFiles,
   type Tree,
 } from 'pagetree';
-import { Admin, UserPage } from './admin';
-import { Store } from './store';
-import { AddTask, DeleteTask, TasksPage, ToggleTask, type Deps } from './tasks';
+import { Admin, UserPage } from './admin.tsx';
+import { Store } from './store.ts';
+import { AddTask, DeleteTask, TasksPage, ToggleTask, type Deps } from './tasks.tsx';
 
 declare module 'pagetree' {
   interface Register {

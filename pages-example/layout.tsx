@@ -2,8 +2,8 @@
 
 import type { Children } from '@kitajs/html';
 import { currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
-import { Admin } from './admin';
-import { TasksPage } from './tasks';
+import { Admin } from './admin.tsx';
+import { TasksPage } from './tasks.tsx';
 
 /** Whether the page being served is `page` or lies below it. */
 function within(page: abstract new (...args: never[]) => object): boolean {

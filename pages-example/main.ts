@@ -3,7 +3,7 @@
 // `npm run dev` adds --dev: tsx restarts the server on every change and the open tab reloads.
 
 import { serve } from 'pagetree/node';
-import { createApp } from './app';
+import { createApp } from './app.tsx';
 
 const { mux } = createApp({
   databasePath: process.env.DATABASE_PATH,

@@ -2,8 +2,8 @@
 // answer htmx with just the list.
 
 import { HttpError, id, idTarget, redirect, renderComponent, urlFor, type PageRequest } from 'pagetree';
-import { Layout } from './layout';
-import type { Store, Task } from './store';
+import { Layout } from './layout.tsx';
+import type { Store, Task } from './store.ts';
 
 export interface Deps {
   store: Store;
@@ -11,11 +11,15 @@ export interface Deps {
 
 /** The home page: all tasks, an add form, and a search that re-renders only the list. */
 export class TasksPage {
-  constructor(private deps: Deps) {}
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
 
   props(req: PageRequest) {
     const q = new URL(req.url).searchParams.get('q') ?? '';
-    return { q, tasks: this.deps.store.tasks(q) };
+    return { q, tasks: this.#deps.store.tasks(q) };
   }
 
   page(props: { q: string; tasks: Task[] }) {
@@ -101,33 +105,45 @@ function taskId(req: PageRequest): number {
 
 /** POST /tasks: adds a task. */
 export class AddTask {
-  constructor(private deps: Deps) {}
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
 
   async props(req: PageRequest) {
     const title = String((await req.formData()).get('title') ?? '').trim();
     if (title === '' || title.length > 200) throw new HttpError(422, 'A task needs a title of 1 to 200 characters');
     req.signal.throwIfAborted(); // timed out meanwhile: the client was told 503, so write nothing
-    this.deps.store.addTask(title);
-    return answer(req, this.deps.store);
+    this.#deps.store.addTask(title);
+    return answer(req, this.#deps.store);
   }
 }
 
 /** POST /tasks/{taskId}/toggle: marks a task done or not done. */
 export class ToggleTask {
-  constructor(private deps: Deps) {}
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
 
   props(req: PageRequest) {
-    if (!this.deps.store.toggleTask(taskId(req))) throw new HttpError(404, 'No such task');
-    return answer(req, this.deps.store);
+    if (!this.#deps.store.toggleTask(taskId(req))) throw new HttpError(404, 'No such task');
+    return answer(req, this.#deps.store);
   }
 }
 
 /** DELETE /tasks/{taskId}: deletes a task. */
 export class DeleteTask {
-  constructor(private deps: Deps) {}
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
 
   props(req: PageRequest) {
-    if (!this.deps.store.deleteTask(taskId(req))) throw new HttpError(404, 'No such task');
-    return answer(req, this.deps.store);
+    if (!this.#deps.store.deleteTask(taskId(req))) throw new HttpError(404, 'No such task');
+    return answer(req, this.#deps.store);
   }
 }

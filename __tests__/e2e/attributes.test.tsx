@@ -5,9 +5,9 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser } from 'playwright-core';
-import { ServeMux, mount, route } from '../../core';
-import { serve, shutdown } from '../../core/node';
-import { launchChromium } from '../support/chromium';
+import { ServeMux, mount, route } from '../../core/index.ts';
+import { serve, shutdown } from '../../core/node/index.ts';
+import { launchChromium } from '../support/chromium.ts';
 
 jest.setTimeout(60_000);
 

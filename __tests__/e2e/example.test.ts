@@ -7,9 +7,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
-import { shutdown, toNodeListener } from '../../core/node';
-import { createApp } from '../../pages-example/app';
-import { launchChromium } from '../support/chromium';
+import { shutdown, toNodeListener } from '../../core/node/index.ts';
+import { createApp } from '../../pages-example/app.tsx';
+import { launchChromium } from '../support/chromium.ts';
 
 const artifacts = join(__dirname, 'artifacts');
 jest.setTimeout(60_000);

@@ -6,9 +6,9 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
-import type { PageRequest } from '../../core';
-import { toNodeListener } from '../../core/node';
-import { headerNames, methods, mixedMux, pathText, wildcardNames } from './mixed-mux';
+import type { PageRequest } from '../../core/index.ts';
+import { toNodeListener } from '../../core/node/index.ts';
+import { headerNames, methods, mixedMux, pathText, wildcardNames } from './mixed-mux.ts';
 
 // Pages do what pages do with a request: read its URL (for the query), its
 // headers and, for a method with a body, the body. None of that may fail for

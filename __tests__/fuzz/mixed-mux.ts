@@ -3,7 +3,7 @@
 // and generators for the hostile pieces a request line is made of.
 
 import fc from 'fast-check';
-import { ServeMux, type HandlerFunc } from '../../core';
+import { ServeMux, type HandlerFunc } from '../../core/index.ts';
 
 /** Registered on the mixed mux; none conflicts with another (mixedMux would throw). */
 export const mixedPatterns = [

@@ -4,7 +4,7 @@
 // short enough for the old one to finish.
 
 import fc from 'fast-check';
-import { pathUnescape } from '../../core/mux/pattern';
+import { pathUnescape } from '../../core/mux/pattern.ts';
 
 // The decoder as it was before issue 12, kept here as the reference.
 function quadraticPathUnescape(seg: string): string {

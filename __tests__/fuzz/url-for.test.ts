@@ -3,8 +3,8 @@
 // query template values come back out of `searchParams`.
 
 import fc from 'fast-check';
-import { mount, route, ServeMux, UrlForError, type PageRequest } from '../../core';
-import { anyChar } from './mixed-mux';
+import { mount, route, ServeMux, UrlForError, type PageRequest } from '../../core/index.ts';
+import { anyChar } from './mixed-mux.ts';
 
 // Every page answers with its name and the path values it sees.
 function answer(page: string, req: PageRequest, names: string[]): Response {

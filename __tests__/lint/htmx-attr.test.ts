@@ -1,8 +1,8 @@
 // htmx-attr: each case is one JSX element, linted as a .tsx file of the fixture app.
 
-import { htmxAttributeNames } from '../../jsx-runtime/htmx-names';
-import { htmxAttr, isHtmxAttribute } from '../../lint/rules/htmx-attr';
-import { asEslintRule, fixture, ruleTester } from './rule-tester';
+import { htmxAttributeNames } from '../../jsx-runtime/htmx-names.ts';
+import { htmxAttr, isHtmxAttribute } from '../../lint/rules/htmx-attr.ts';
+import { asEslintRule, fixture, ruleTester } from './rule-tester.ts';
 
 const filename = fixture('app/subject-view.tsx');
 

@@ -8,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ESLint, type Linter } from 'eslint';
 import tseslint from 'typescript-eslint';
-import pagetree from '../../lint';
-import { fixture } from './rule-tester';
+import pagetree from '../../lint/index.ts';
+import { fixture } from './rule-tester.ts';
 
 const repo = resolve(__dirname, '../..');
 let dir: string;

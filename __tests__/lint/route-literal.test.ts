@@ -1,8 +1,8 @@
 // route-literal over the fixture app (fixtures/app: main.ts → admin.ts → pages.tsx,
 // Components mounted twice). Each case lints its code as one of the app's files.
 
-import { routeLiteral } from '../../lint/rules/route-literal';
-import { asEslintRule, fixture, ruleTester } from './rule-tester';
+import { routeLiteral } from '../../lint/rules/route-literal.ts';
+import { asEslintRule, fixture, ruleTester } from './rule-tester.ts';
 
 const subject = fixture('app/subject.ts');
 const subjectTsx = fixture('app/subject-view.tsx');

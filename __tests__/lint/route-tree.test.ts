@@ -2,9 +2,9 @@
 // same field paths, full paths, inherited methods, and registered routes.
 
 import ts from 'typescript';
-import { concreteUrl, routeTreeOf } from '../../lint/route-tree';
-import { isGeneratedFile, isTestFile } from '../../lint/source-files';
-import { fixture } from './rule-tester';
+import { concreteUrl, routeTreeOf } from '../../lint/route-tree.ts';
+import { isGeneratedFile, isTestFile } from '../../lint/source-files.ts';
+import { fixture } from './rule-tester.ts';
 
 function programOf(tsconfig: string): ts.Program {
   const parsed = ts.getParsedCommandLineOfConfigFile(

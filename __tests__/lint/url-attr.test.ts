@@ -1,7 +1,7 @@
 // url-attr: each case is one JSX expression, linted as a .tsx file of the fixture app.
 
-import { urlAttr } from '../../lint/rules/url-attr';
-import { asEslintRule, fixture, ruleTester } from './rule-tester';
+import { urlAttr } from '../../lint/rules/url-attr.ts';
+import { asEslintRule, fixture, ruleTester } from './rule-tester.ts';
 
 const filename = fixture('app/subject-view.tsx');
 const header =

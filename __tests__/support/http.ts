@@ -1,6 +1,6 @@
 // Test helpers: real htmx header sets and a fetch through the mux.
 
-import type { ServeMux } from '../../core';
+import type { ServeMux } from '../../core/index.ts';
 
 /** What a browser sees of a response. */
 export interface Seen {

@@ -12,8 +12,8 @@ export const badMethod = <button hx-action="/x" hx-method="fetch" />;
 export const badBoost = <a hx-boost={3} />;
 
 // The lint rule's list of names and the typings agree.
-import type { HtmxAttributes } from '../../jsx-runtime';
-import type { htmxAttributeNames } from '../../jsx-runtime/htmx-names';
+import type { HtmxAttributes } from '../../jsx-runtime/index.ts';
+import type { htmxAttributeNames } from '../../jsx-runtime/htmx-names.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type PlainNames = { [K in keyof HtmxAttributes]-?: K extends `${string}:${string}` ? never : K }[keyof HtmxAttributes];

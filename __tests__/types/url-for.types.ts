@@ -1,7 +1,7 @@
 // Compile-time checks of urlFor, run by `tsc --noEmit` in `npm test`.
 // Each @ts-expect-error line is a call that must not compile.
 
-import { ServeMux, mount, route, type ParamNames } from '../../core';
+import { ServeMux, mount, route, type ParamNames } from '../../core/index.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;

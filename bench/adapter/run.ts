@@ -13,8 +13,8 @@
 // gives the median req/s and the server's CPU time per request, with ratios
 // to raw node:http from the same run.
 
-import { loadRound, type Round } from '../lib/load';
-import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report';
+import { loadRound, type Round } from '../lib/load.ts';
+import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report.ts';
 import {
   canPin,
   framing,
@@ -25,9 +25,9 @@ import {
   startServer,
   stopAll,
   type Server,
-} from '../lib/servers';
-import { contentType, helloPage, helloPath } from './page';
-import { kinds, type Kind } from './server';
+} from '../lib/servers.ts';
+import { contentType, helloPage, helloPath } from './page.ts';
+import { kinds, type Kind } from './server.ts';
 
 // Overridable from the environment, e.g. ROUNDS=3 ROUND_SECONDS=2 npm run bench:adapter for a quick look.
 const ROUNDS = setting('ROUNDS', 12);

@@ -8,11 +8,11 @@
 
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ServeMux } from '../../core';
-import { serve } from '../../core/node';
-import { liteResponse } from '../../core/response';
-import { listening as tellPort, rawParam, serveParent } from '../lib/child';
-import { contentType, helloPage } from './page';
+import { ServeMux } from '../../core/index.ts';
+import { serve } from '../../core/node/index.ts';
+import { liteResponse } from '../../core/mux/response.ts';
+import { listening as tellPort, rawParam, serveParent } from '../lib/child.ts';
+import { contentType, helloPage } from './page.ts';
 
 /** The servers, by the name run.ts passes. */
 export const kinds = ['node:http', 'pagetree lite', 'pagetree Response', 'hono'] as const;

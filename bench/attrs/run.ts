@@ -21,10 +21,10 @@
 // design's. Interleaved rounds, medians; each ratio is the median of the
 // per-round ratios, so the machine drifting between rounds cancels out.
 
-import { environment, fail, formatRatio, median, printTable } from '../lib/report';
+import { environment, fail, formatRatio, median, printTable } from '../lib/report.ts';
 
-type ListModule = typeof import('../e2e/page');
-type EditModule = typeof import('./edit-page');
+type ListModule = typeof import('../e2e/page.tsx');
+type EditModule = typeof import('./edit-page.tsx');
 
 const ROUNDS = Number(process.env.ROUNDS ?? 21);
 const ROUND_MS = 150;

@@ -5,8 +5,8 @@
 //             page()   the whole page, the list inside <section id={id(this.items)}>
 //             items()  the list alone, for HX-Target: list-items
 
-import { id, route, type PageRequest } from '../../core';
-import { ItemList, ListView, loadList, type List } from './page';
+import { id, route, type PageRequest } from '../../core/index.ts';
+import { ItemList, ListView, loadList, type List } from './page.tsx';
 
 export class ListPage {
   props(req: PageRequest): List {

@@ -10,11 +10,11 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { loadRound } from '../lib/load';
-import { formatInt } from '../lib/report';
-import { canPin, pinSelf, startDeadline, startServer, stopAll } from '../lib/servers';
-import { listPath, partialHeaders } from './page';
-import { kinds, type Kind } from './server';
+import { loadRound } from '../lib/load.ts';
+import { formatInt } from '../lib/report.ts';
+import { canPin, pinSelf, startDeadline, startServer, stopAll } from '../lib/servers.ts';
+import { listPath, partialHeaders } from './page.tsx';
+import { kinds, type Kind } from './server.tsx';
 
 const kind = (process.argv[2] ?? 'pagetree') as Kind;
 const seconds = Number(process.argv[3] ?? 10);

@@ -12,8 +12,8 @@
 // different one first each round). The tables give medians of the rounds and
 // the medians of the per-round ratios to raw node:http; then the goals.
 
-import { loadRound, type Round } from '../lib/load';
-import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report';
+import { loadRound, type Round } from '../lib/load.ts';
+import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report.ts';
 import {
   canPin,
   framing,
@@ -24,9 +24,9 @@ import {
   startServer,
   stopAll,
   type Server,
-} from '../lib/servers';
-import { contentType, fullPage, listPath, loadList, partialHeaders, partialPage, vary, LIST_ID } from './page';
-import { kinds, type Kind } from './server';
+} from '../lib/servers.ts';
+import { contentType, fullPage, listPath, loadList, partialHeaders, partialPage, vary, LIST_ID } from './page.tsx';
+import { kinds, type Kind } from './server.tsx';
 
 // Overridable from the environment, e.g. ROUNDS=3 npm run bench:e2e for a quick look.
 const ROUNDS = setting('ROUNDS', 10);

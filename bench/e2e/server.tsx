@@ -8,11 +8,11 @@
 
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ServeMux, mount } from '../../core';
-import { serve } from '../../core/node';
-import { listening, rawParam, serveParent } from '../lib/child';
-import { App, ListPage } from './app';
-import { LIST_ID, contentType, fullPage, loadList, partialPage, vary, wantsPartial } from './page';
+import { ServeMux, mount } from '../../core/index.ts';
+import { serve } from '../../core/node/index.ts';
+import { listening, rawParam, serveParent } from '../lib/child.ts';
+import { App, ListPage } from './app.tsx';
+import { LIST_ID, contentType, fullPage, loadList, partialPage, vary, wantsPartial } from './page.tsx';
 
 /** The servers, by the name run.ts passes; the first is the baseline of the ratios. */
 export const kinds = ['node:http', 'fastify', 'hono', 'pagetree'] as const;

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
-import { printTable } from './report';
+import { printTable } from './report.ts';
 
 interface ProfileNode {
   id: number;

@@ -3,8 +3,8 @@
 // only the server's own work.
 
 import autocannon from 'autocannon';
-import { fail } from './report';
-import { HOST, serverCpu, withTimeout, type Server } from './servers';
+import { fail } from './report.ts';
+import { HOST, serverCpu, withTimeout, type Server } from './servers.ts';
 
 /** What one round measured. */
 export interface Round {

@@ -7,7 +7,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
-import type { ChildMessage, MemoryReport, ParentMessage } from './child';
+import type { ChildMessage, MemoryReport, ParentMessage } from './child.ts';
 
 /** Every server binds this address only. */
 export const HOST = '127.0.0.1';

@@ -8,8 +8,8 @@
 // Memory: heap used after mounting 5 trees, minus before, over 5,000 routes,
 // with a full GC around each measurement.
 
-import { ServeMux, mount, route } from '../../core';
-import { environment, median } from '../lib/report';
+import { ServeMux, mount, route } from '../../core/index.ts';
+import { environment, median } from '../lib/report.ts';
 
 const GROUPS = 50;
 const PAGES = 20;

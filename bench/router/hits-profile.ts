@@ -1,8 +1,8 @@
 // A profile target for matching routes: node --cpu-prof --import tsx bench/router/hits-profile.ts
 
-import { ServeMux } from '../../core';
-import { targetRequest } from './request';
-import { routes, samplePath, splitRoute } from './routes';
+import { ServeMux } from '../../core/index.ts';
+import { targetRequest } from './request.ts';
+import { routes, samplePath, splitRoute } from './routes.ts';
 
 const mux = new ServeMux();
 for (const r of routes) mux.handle(r, () => new Response(''));

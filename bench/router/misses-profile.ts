@@ -1,8 +1,8 @@
 // A profile target for the miss path (404/405): node --cpu-prof --import tsx bench/router/misses-profile.ts
 
-import { ServeMux } from '../../core';
-import { targetRequest } from './request';
-import { misses, routes } from './routes';
+import { ServeMux } from '../../core/index.ts';
+import { targetRequest } from './request.ts';
+import { misses, routes } from './routes.ts';
 
 const mux = new ServeMux();
 for (const r of routes) mux.handle(r, () => new Response(''));

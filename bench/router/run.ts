@@ -23,11 +23,11 @@ import { UnsupportedPathError, type Result } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
-import { ServeMux, type HandlerMatch, type PageRequest } from '../../core';
-import type { Handler } from '../../core/mux/request';
-import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report';
-import { targetRequest } from './request';
-import { misses, routes, samplePath, sampleValue, splitRoute, toFindMyWay, toHono, wildcards } from './routes';
+import { ServeMux, type HandlerMatch, type PageRequest } from '../../core/index.ts';
+import type { Handler } from '../../core/mux/request.ts';
+import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report.ts';
+import { targetRequest } from './request.ts';
+import { misses, routes, samplePath, sampleValue, splitRoute, toFindMyWay, toHono, wildcards } from './routes.ts';
 
 const ROUNDS = 25;
 const ROUND_MS = 50;

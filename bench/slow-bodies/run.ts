@@ -10,8 +10,8 @@
 // let go when the server ends its connection (a FIN, after node's 408).
 
 import { connect } from 'node:net';
-import { environment, printTable } from '../lib/report';
-import { HOST, serverMemory, startDeadline, startServer, stopAll } from '../lib/servers';
+import { environment, printTable } from '../lib/report.ts';
+import { HOST, serverMemory, startDeadline, startServer, stopAll } from '../lib/servers.ts';
 
 const CLIENTS = Number(process.env.CLIENTS ?? 20);
 const BODY_MIB = Number(process.env.BODY_MIB ?? 10);

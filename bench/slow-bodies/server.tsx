@@ -1,9 +1,9 @@
 // The server of bench/slow-bodies: a page that reads a form, served by `serve` with the request timeout
 // given as the kind (ms). Started by run.ts.
 
-import { ServeMux, mount, route, type PageRequest } from '../../core';
-import { serve } from '../../core/node';
-import { listening, serveParent } from '../lib/child';
+import { ServeMux, mount, route, type PageRequest } from '../../core/index.ts';
+import { serve } from '../../core/node/index.ts';
+import { listening, serveParent } from '../lib/child.ts';
 
 serveParent('bench/slow-bodies/server.tsx');
 

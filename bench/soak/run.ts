@@ -13,8 +13,8 @@
 // counted, and so is a wrong body), and the memory before and after.
 
 import autocannon from 'autocannon';
-import type { MemoryReport } from '../lib/child';
-import { environment, fail, formatInt, printTable } from '../lib/report';
+import type { MemoryReport } from '../lib/child.ts';
+import { environment, fail, formatInt, printTable } from '../lib/report.ts';
 import {
   HOST,
   canPin,
@@ -28,8 +28,8 @@ import {
   stopAll,
   withTimeout,
   type Server,
-} from '../lib/servers';
-import { buildMix, newTallies, pathOf, record, toRequests, type PassContext, type Step, type Tally } from './mix';
+} from '../lib/servers.ts';
+import { buildMix, newTallies, pathOf, record, toRequests, type PassContext, type Step, type Tally } from './mix.ts';
 
 const SOAK_SECONDS = setting('SOAK_SECONDS', 60, 1, 600);
 const WARMUP_SECONDS = setting('WARMUP_SECONDS', 10, 1, 120);

@@ -9,10 +9,10 @@
 
 import type { AddressInfo } from 'node:net';
 import { serve } from 'pagetree/node';
-import { UserPage } from '../../pages-example/admin';
-import { createApp } from '../../pages-example/app';
-import { TasksPage } from '../../pages-example/tasks';
-import { listening, serveParent } from '../lib/child';
+import { UserPage } from '../../pages-example/admin.tsx';
+import { createApp } from '../../pages-example/app.tsx';
+import { TasksPage } from '../../pages-example/tasks.tsx';
+import { listening, serveParent } from '../lib/child.ts';
 
 serveParent('bench/soak/server.ts');
 const { mux, tree } = createApp({ databasePath: ':memory:' });

@@ -10,7 +10,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { median } from '../lib/report';
+import { median } from '../lib/report.ts';
 
 const GROUPS = 20;
 const PAGES = 10;

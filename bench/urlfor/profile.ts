@@ -1,6 +1,6 @@
 // A profile target for urlFor: node --cpu-prof --import tsx bench/urlfor/profile.ts
 
-import { ServeMux, mount, route } from '../../core';
+import { ServeMux, mount, route } from '../../core/index.ts';
 
 class UserPage {
   page() {

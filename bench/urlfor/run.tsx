@@ -7,10 +7,10 @@
 // tree.urlFor with a param, with a chain and a query template, and tree.id.
 // Interleaved rounds; medians; "page / call" is how many calls cost one render.
 
-import { ServeMux, mount, route, type PageRequest } from '../../core';
-import { kTarget } from '../../core/mux/request';
-import { liteData } from '../../core/response';
-import { environment, formatInt, median, printTable } from '../lib/report';
+import { ServeMux, mount, route, type PageRequest } from '../../core/index.ts';
+import { kTarget } from '../../core/mux/request.ts';
+import { liteData } from '../../core/mux/response.ts';
+import { environment, formatInt, median, printTable } from '../lib/report.ts';
 
 const ROUNDS = 15;
 const ROUND_MS = 100;

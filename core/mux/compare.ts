@@ -9,7 +9,7 @@
 //   "/a/{x}" vs "/{y}/b"    => overlaps      (conflict: "/a/b" matches both)
 //   "GET /"  vs "/index.html" => overlaps    (more methods, but a more specific path)
 
-import { lastSegment, type Pattern, type Segment } from './pattern';
+import { lastSegment, type Pattern, type Segment } from './pattern.ts';
 
 /** The relationship of p1 to p2. */
 export type Relationship = 'equivalent' | 'moreGeneral' | 'moreSpecific' | 'disjoint' | 'overlaps';

@@ -12,7 +12,7 @@
 // Literal segments are stored unescaped ("/%61" matches "/a"), since request
 // paths are unescaped segment by segment before matching.
 
-import { PatternError } from '../errors';
+import { PatternError } from './errors.ts';
 
 /** One piece of a pattern's path: a literal, a `{name}` or a `{name...}`. */
 export interface Segment {

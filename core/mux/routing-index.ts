@@ -7,7 +7,7 @@
 // with a pattern that has the same literal, or a wildcard, at one of its
 // literal positions, so checking the smallest such bucket is enough.
 
-import { lastSegment, type Pattern } from './pattern';
+import { lastSegment, type Pattern } from './pattern.ts';
 
 export class RoutingIndex {
   #segments = new Map<string, Pattern[]>();

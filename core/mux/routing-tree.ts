@@ -10,7 +10,7 @@
 // "More specific wins" can mean backtracking: "/a/b/c" first tries the literal
 // "b" branch, fails at "z", and comes back to try the wildcard {x}.
 
-import { lastSegment, pathUnescape, type Pattern, type Segment } from './pattern';
+import { lastSegment, pathUnescape, type Pattern, type Segment } from './pattern.ts';
 
 export class RoutingNode<THandler> {
   // A leaf holds one pattern and its handler.
@@ -209,13 +209,15 @@ export class RoutingNode<THandler> {
  * "/a/%2F"    => segs ["a", "/"],        trailingAt -1 (an escaped slash is a segment).
  */
 export class SplitPath {
+  readonly path: string;
   readonly escaped: boolean;
   /** The index of the trailing slash in `segs`, or -1. */
   trailingAt = -1;
   #segs: string[] | undefined;
   #starts: number[] = [];
 
-  constructor(readonly path: string) {
+  constructor(path: string) {
+    this.path = path;
     this.escaped = path.includes('%');
   }
 

@@ -8,13 +8,13 @@
 //   3. failing that, redirecting "/x" to "/x/" when only "/x/" would match (307),
 //   4. failing that, 405 with Allow when another method would match, else 404.
 
-import { ConflictError } from '../errors';
-import { redirectResponse, textError, toResponse } from '../response';
-import { conflictsWith, describeConflict } from './compare';
-import { cleanPath, lastSegment, parsePattern, type Pattern } from './pattern';
-import { callHandler, requestTarget, setRoute, type Handler, type HandlerFunc, type HandlerObject } from './request';
-import { RoutingIndex } from './routing-index';
-import { RoutingNode, SplitPath } from './routing-tree';
+import { ConflictError } from './errors.ts';
+import { redirectResponse, textError, toResponse } from './response.ts';
+import { conflictsWith, describeConflict } from './compare.ts';
+import { cleanPath, lastSegment, parsePattern, type Pattern } from './pattern.ts';
+import { callHandler, requestTarget, setRoute, type Handler, type HandlerFunc, type HandlerObject } from './request.ts';
+import { RoutingIndex } from './routing-index.ts';
+import { RoutingNode, SplitPath } from './routing-tree.ts';
 
 /** What `ServeMux.handler` finds for a request, as Go's ServeMux.Handler. */
 export interface HandlerMatch {
@@ -102,10 +102,11 @@ export class ServeMux implements HandlerObject {
    * The Web fetch handler: routes and answers with a real `Response` (what
    * Bun, Deno and workerd require), never rejects. A handler that throws, or
    * answers with something that is not a Response, gets a 500 with no detail in
-   * the body (the error is logged), and a HEAD answer loses its body.
-   * @example export default { fetch: (req: Request) => mux.fetch(req) }
+   * the body (the error is logged), and a HEAD answer loses its body. Bound to
+   * its mux, so it can be passed as it is.
+   * @example Deno.serve(mux.fetch); Bun.serve({ fetch: mux.fetch }); export default { fetch: mux.fetch }
    */
-  async fetch(req: Request): Promise<Response> {
+  readonly fetch = async (req: Request): Promise<Response> => {
     let res: Response;
     try {
       res = await this.serveHTTP(req);
@@ -119,7 +120,7 @@ export class ServeMux implements HandlerObject {
       res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
     }
     return res;
-  }
+  };
 
   #route(req: Request): Routed {
     const method = req.method;

@@ -9,10 +9,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request';
-import { ServeMux } from '../mux/serve-mux';
-import { liteData, textError } from '../response';
-import { createRequest } from './request';
+import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request.ts';
+import { ServeMux } from '../mux/serve-mux.ts';
+import { liteData, textError } from '../mux/response.ts';
+import { createRequest } from './request.ts';
 
 /** A node:http request listener. */
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;

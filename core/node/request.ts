@@ -8,9 +8,9 @@
 // It passes `instanceof Request`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../errors';
-import { kTarget, parseTarget, type RequestTarget } from '../mux/request';
-import { abortKey, readBody, readFormData, readJson } from '../request-body';
+import { HttpError } from '../errors.ts';
+import { kTarget, parseTarget, type RequestTarget } from '../mux/request.ts';
+import { abortKey, readBody, readFormData, readJson } from '../request-body.ts';
 
 const kIncoming = Symbol('pagetree.incoming');
 const kReal = Symbol('pagetree.realRequest');

@@ -8,8 +8,8 @@
 // rule a misspelled htmx attribute compiles and silently does nothing.
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { htmxAttributeNames, htmxAttributePrefixes, htmxAttributeSuffixes } from '../../jsx-runtime/htmx-names';
-import { createRule } from '../create-rule';
+import { htmxAttributeNames, htmxAttributePrefixes, htmxAttributeSuffixes } from '../../jsx-runtime/htmx-names.ts';
+import { createRule } from '../create-rule.ts';
 
 const known = new Set<string>(htmxAttributeNames);
 

@@ -11,10 +11,10 @@
 // (route-tree.ts); without a mount in the program the rule does nothing.
 
 import { AST_NODE_TYPES, ESLintUtils, type TSESTree } from '@typescript-eslint/utils';
-import { createRule } from '../create-rule';
-import { calleeName, urlAttributeOf } from '../estree';
-import { projectDir, routeTreeOf, type MountedRoute, type RouteTree } from '../route-tree';
-import { isIgnoredFile } from '../source-files';
+import { createRule } from '../create-rule.ts';
+import { calleeName, urlAttributeOf } from '../estree.ts';
+import { projectDir, routeTreeOf, type MountedRoute, type RouteTree } from '../route-tree.ts';
+import { isIgnoredFile } from '../source-files.ts';
 
 const comparisons = new Set(['===', '!==', '==', '!=']);
 // Calls whose string arguments are route declarations or URL-builder input, not URLs.

@@ -12,8 +12,8 @@
 // up to a "?" or "#" (after those, a "/" is a query or fragment value, not a path).
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { createRule } from '../create-rule';
-import { constInit, skipTypeWrappers, urlAttributeOf } from '../estree';
+import { createRule } from '../create-rule.ts';
+import { constInit, skipTypeWrappers, urlAttributeOf } from '../estree.ts';
 
 type Part = string | TSESTree.Node;
 type Start = 'internal' | 'other' | 'empty' | 'unknown';

@@ -53,7 +53,11 @@ function headersOf(record: Record<string, string | string[]>): Headers {
 function real(res: LiteResponse): Response {
   if (!res[kReal]) {
     const { status, body } = res[kData];
-    res[kReal] = new Response(body as BodyInit | null, { status, headers: res.headers });
+    const init: ResponseInit & { encodeBody?: 'manual' } = { status, headers: res.headers };
+    // A body already encoded (a precompressed static file): workerd would compress it again unless told it is
+    // final. Other runtimes ignore the option and never re-encode.
+    if (res.headers.has('content-encoding')) init.encodeBody = 'manual';
+    res[kReal] = new Response(body as ConstructorParameters<typeof Response>[0], init);
   }
   return res[kReal];
 }

@@ -1,0 +1,150 @@
+// The same small app (fixtures/runtimes) on Bun (Bun.serve), Deno (Deno.serve, no --sloppy-imports) and Cloudflare's
+// workerd (wrangler dev, local), installed from the packed tarball, its static files embedded by pagetree-embed.
+// Each answers a full page, htmx 2 and htmx 4 partials, 404 and 405, a POST that redirects, and a static file whose
+// gzip and br bodies decode to the file's bytes (workerd must not compress the precompressed bytes again).
+
+import { cpSync, readFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { nodeBinary, packTarball, run, serveProcess, tempDir, toolPackage, type Served } from '../support/package.ts';
+
+jest.setTimeout(600_000);
+
+const fixture = join(__dirname, 'fixtures/runtimes');
+let project: string;
+
+beforeAll(() => {
+  const tarball = packTarball();
+  project = tempDir('runtimes');
+  cpSync(fixture, project, { recursive: true });
+  run('npm', ['init', '-y'], project);
+  run('npm', ['pkg', 'set', 'type=module'], project);
+  run('npm', ['install', '--no-audit', tarball], project);
+  run('npx', ['pagetree-embed', 'public', 'assets.ts'], project);
+});
+
+function bin(name: string, version: string): string {
+  return join(toolPackage(name, version), '../.bin', name);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A GET whose body is left as sent: no fetch decoding of Content-Encoding. */
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: Record<string, unknown>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+const runtimes: [string, () => Promise<Served>][] = [
+  ['Bun', () => serveProcess(bin('bun', '1.4.5'), ['bun.ts'], project)],
+  [
+    'Deno',
+    () =>
+      serveProcess(bin('deno', '2.9.6'), ['run', '--allow-net', '--allow-read', '--allow-env', 'deno.ts'], project, {
+        NO_COLOR: '1',
+      }),
+  ],
+  [
+    'workerd',
+    async () =>
+      serveProcess(
+        nodeBinary(24), // wrangler needs Node 22.12 or newer
+        [
+          join(toolPackage('wrangler', '4.164.0'), 'bin/wrangler.js'),
+          'dev',
+          '--ip',
+          '127.0.0.1',
+          '--port',
+          String(await freePort()),
+          '--inspector-port',
+          String(await freePort()),
+        ],
+        project,
+        { WRANGLER_SEND_METRICS: 'false', CI: 'true', NO_COLOR: '1' },
+        120_000,
+      ),
+  ],
+];
+
+describe.each(runtimes)('%s', (_name, start) => {
+  let app: Served;
+  beforeAll(async () => {
+    app = await start();
+  });
+  afterAll(() => app?.stop());
+
+  test('a full page', async () => {
+    const res = await fetch(app.url + '/');
+    const html = await res.text();
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(res.headers.get('vary')).toBe('HX-Request, HX-Target, HX-Request-Type');
+    expect(html).toContain('<ul id="home-list"><li>alpha</li><li>beta</li></ul>');
+    expect(html).toMatch(/<link rel="stylesheet" href="\/static\/style\.[0-9a-f]{8}\.css"\/>/);
+  });
+
+  test('htmx 2 and htmx 4 partials', async () => {
+    const h2 = await fetch(app.url + '/?q=al', { headers: { 'HX-Request': 'true', 'HX-Target': 'home-list' } });
+    expect([h2.status, await h2.text()]).toEqual([200, '<li>alpha</li>']);
+    const h4 = await fetch(app.url + '/?q=be', {
+      headers: { 'HX-Request': 'true', 'HX-Request-Type': 'partial', 'HX-Target': 'ul#home-list' },
+    });
+    expect([h4.status, await h4.text()]).toEqual([200, '<li>beta</li>']);
+  });
+
+  test('404 and 405 as Go answers them', async () => {
+    const missing = await fetch(app.url + '/nope');
+    expect([missing.status, await missing.text()]).toEqual([404, '404 page not found\n']);
+    const wrongMethod = await fetch(app.url + '/items', { method: 'PUT' });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.get('allow')).toBe('POST');
+  });
+
+  test('a POST that redirects, and what it added', async () => {
+    const res = await fetch(app.url + '/items', {
+      method: 'POST',
+      body: new URLSearchParams({ name: '<gamma>' }),
+      redirect: 'manual',
+    });
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/');
+    const list = await fetch(app.url + '/?q=gamma', { headers: { 'HX-Request': 'true', 'HX-Target': 'home-list' } });
+    // kitajs escapes with Bun.escapeHTML on Bun, which escapes `>` too.
+    expect(await list.text()).toMatch(/^<li>&lt;gamma(>|&gt;)<\/li>$/);
+  });
+
+  test('an embedded static file, as it is and decoded from gzip and br', async () => {
+    const file = readFileSync(join(project, 'public/style.css'));
+    // Asked for explicitly: Cloudflare (and wrangler dev) give a worker `Accept-Encoding: br, gzip` when none is sent.
+    const plain = await rawGet(app.url + '/static/style.css', { 'accept-encoding': 'identity' });
+    expect(plain.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers['last-modified']).toBeUndefined();
+    expect(plain.body.equals(file)).toBe(true);
+    const gz = await rawGet(app.url + '/static/style.css', { 'accept-encoding': 'gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).equals(file)).toBe(true);
+    const br = await rawGet(app.url + '/static/style.css', { 'accept-encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body).equals(file)).toBe(true);
+  });
+});

@@ -1,0 +1,38 @@
+// Names: which methods of a page are components, their kebab-case ids, and the short hash that keeps shortened
+// ids unique. Runtime-free: the lint plugin reads the same rules.
+
+// Methods that are never components.
+const notComponents = new Set(['constructor', 'props', 'serveHTTP', 'middlewares', 'init']);
+
+/**
+ * Whether a page method is a component (rendered and targetable by id): not a lifecycle method, not `_private`,
+ * not a `…Props` helper.
+ * @example isComponentName('todoList') // → true; isComponentName('props') → false; isComponentName('_cache') → false
+ */
+export function isComponentName(name: string): boolean {
+  return !notComponents.has(name) && !name.startsWith('_') && !name.endsWith('Props');
+}
+
+/**
+ * kebab-cases a field or method name; "_" is kept.
+ * @example kebab('HTMLParser') // → "html-parser"; kebab('userID') → "user-id"
+ */
+export function kebab(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1-$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1-$2')
+    .toLowerCase();
+}
+
+/**
+ * Four hex digits of the FNV-1a hash of a string.
+ * @example shortHash('admin.users.list') // → "9c1e" (stable across runs)
+ */
+export function shortHash(s: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return ((h >>> 16) ^ (h & 0xffff)).toString(16).padStart(4, '0');
+}
