@@ -7,7 +7,10 @@ module.exports = {
     // typed-html's components compile with their own tsconfig (classic JSX, no kitajs runtime).
     '/__tests__/typed-html/.+\\.tsx$': ['ts-jest', { tsconfig: '<rootDir>/__tests__/typed-html/tsconfig.json' }],
     '^.+\\.tsx?$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    // mime is ES modules only; jest runs CommonJS, so it is compiled like our sources.
+    '/node_modules/mime/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs' } }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!mime/)'],
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   // The package's own name, as the JSX transform and the docs' examples import it.
   moduleNameMapper: {

@@ -8,10 +8,12 @@
 //   import type { EmbeddedFiles } from 'pagetree';
 //   const bytes = (base64: string) => Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
 //   const files: EmbeddedFiles = {
-//     'style.css': { type: 'text/css; charset=utf-8', body: bytes('Ym9keSB7…'), encodings: { gzip: bytes('H4sI…'), br: bytes('G8QA…') } },
+//     'style.css': { type: 'text/css; charset=utf-8', sha256: '1c58…', body: bytes('Ym9keSB7…'),
+//                    encodings: { gzip: bytes('H4sI…'), br: bytes('G8QA…') } },
 //   };
 //   export default files;
 
+import { createHash } from 'node:crypto';
 import { readDirectory } from './static-load.ts';
 
 /**
@@ -33,8 +35,10 @@ export function embedSource(dir: string, options: { typescript: boolean }): stri
   for (const [name, file] of [...files].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const { gzip, br } = file;
     const encodings = [gzip && `gzip: ${b64(gzip.body)}`, br && `br: ${b64(br.body)}`].filter(Boolean).join(', ');
+    const sha256 = createHash('sha256').update(file.identity.body).digest('hex');
     lines.push(
-      `  ${JSON.stringify(name)}: { type: ${JSON.stringify(file.type)}, body: ${b64(file.identity.body)}, encodings: { ${encodings} } },`,
+      `  ${JSON.stringify(name)}: { type: ${JSON.stringify(file.type)}, sha256: '${sha256}', ` +
+        `body: ${b64(file.identity.body)}, encodings: { ${encodings} } },`,
     );
   }
   lines.push('};', '', 'export default files;', '');

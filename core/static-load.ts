@@ -5,11 +5,13 @@
 //   public/app.css (1,204 bytes) → { type: "text/css; charset=utf-8", hash: "1c587453", etag: "\"HGdF…\"",
 //                                    identity: 1,204 bytes, gzip: 431 bytes, br: 366 bytes }
 
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
-import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
-import { contentType } from 'mime-types';
+//
+// node:fs, node:zlib and node:crypto are taken at run time (process.getBuiltinModule), never imported: pagetree's
+// entry then pulls no Node module into a bundle, and a worker serving files that pagetree-embed wrote (types,
+// digests and compressed variants included) needs none of them. mime rather than mime-types for the same reason:
+// it is ES modules with no require('path').
+
+import mime from 'mime';
 
 /** One encoding of a file as it is sent, with its own ETag. */
 export interface Variant {
@@ -38,6 +40,8 @@ export interface EmbeddedFile {
   type?: string;
   body: string | Uint8Array;
   encodings?: { gzip?: Uint8Array; br?: Uint8Array };
+  /** The SHA-256 of the body in hex (pagetree-embed writes it); computed with node:crypto when absent. */
+  sha256?: string;
 }
 
 /** Files by URL path below the route (`'app.css'`, `'img/logo.svg'`): contents, or an EmbeddedFile. */
@@ -45,13 +49,44 @@ export type EmbeddedFiles = Record<string, string | Uint8Array | EmbeddedFile>;
 
 const compressible = /^text\/|[/+](json|xml|javascript)\b|^image\/svg\+xml|^application\/wasm/;
 
-/** The Content-Type of a file name, from its extension (mime-types). */
+// The types that mime-db gives a charset and a file extension: text/*, JSON and web manifests.
+const utf8 = /^text\/|^application\/(json|manifest\+json)$/;
+
+/** The Content-Type of a file name, from its extension (mime), with `charset=utf-8` for text. */
 export function typeOf(name: string): string {
-  return contentType(name.slice(name.lastIndexOf('/') + 1)) || 'application/octet-stream';
+  const type = mime.getType(name.slice(name.lastIndexOf('/') + 1));
+  if (!type) return 'application/octet-stream';
+  return utf8.test(type) ? `${type}; charset=utf-8` : type;
+}
+
+interface NodeModules {
+  'node:crypto': typeof import('node:crypto');
+  'node:fs': typeof import('node:fs');
+  'node:path': typeof import('node:path');
+  'node:zlib': typeof import('node:zlib');
+}
+type NodeModuleName = keyof NodeModules;
+
+/** A Node built-in module, taken at run time: Node 20.16+, Bun, Deno and workerd with nodejs_compat have it. */
+function optionalNodeModule<TName extends NodeModuleName>(name: TName): NodeModules[TName] | undefined {
+  // `process` itself is absent on a runtime without Node's globals.
+  return typeof process === 'undefined' ? undefined : process.getBuiltinModule?.(name);
+}
+
+/** The same, or an error that says what needed it (`why`: "reads a directory") and what to do instead. */
+function nodeModule<TName extends NodeModuleName>(name: TName, why: string): NodeModules[TName] {
+  const found = optionalNodeModule(name);
+  if (!found)
+    throw new Error(
+      `pagetree: staticFiles ${why}, which needs ${name}: this runtime has none. Embed the files instead ` +
+        '(npx pagetree-embed public src/assets.ts; docs/static.md#embedded-files).',
+    );
+  return found;
 }
 
 /** Every regular file below `dir`, by URL path ('img/logo.svg'). Throws when `dir` is not a readable directory. */
 export function readDirectory(dir: string): Map<string, StaticFile> {
+  const { relative, sep } = nodeModule('node:path', 'reads a directory');
   const files = new Map<string, StaticFile>();
   for (const abs of walk(dir)) files.set(relative(dir, abs).split(sep).join('/'), readFile(abs));
   return files;
@@ -59,22 +94,25 @@ export function readDirectory(dir: string): Map<string, StaticFile> {
 
 /** One file from disk, with its modification time. */
 export function readFile(abs: string): StaticFile {
-  return prepare(readFileSync(abs), typeOf(abs.split(sep).join('/')), statSync(abs).mtime.toUTCString());
+  const { readFileSync, statSync } = nodeModule('node:fs', 'reads a file');
+  return prepare(readFileSync(abs), typeOf(abs.replaceAll('\\', '/')), statSync(abs).mtime.toUTCString());
 }
 
 /** One file given in code. */
 export function embeddedFile(name: string, file: string | Uint8Array | EmbeddedFile): StaticFile {
   const given = typeof file === 'string' || file instanceof Uint8Array ? { body: file } : file;
   const body = typeof given.body === 'string' ? new TextEncoder().encode(given.body) : given.body;
-  return prepare(body, given.type ?? typeOf(name), null, given.encodings);
+  return prepare(body, given.type ?? typeOf(name), null, given.encodings, given.sha256);
 }
 
 /**
  * The variants worth sending for a body: gzip (level 9) and brotli (quality 11) of a text type over 256 bytes,
- * each kept only when smaller.
+ * each kept only when smaller. None on a runtime without node:zlib (the file is then sent as it is).
  */
 export function compress(body: Uint8Array, type: string): { gzip?: Uint8Array; br?: Uint8Array } {
-  if (!compressible.test(type) || body.byteLength <= 256) return {};
+  const zlibModule = optionalNodeModule('node:zlib');
+  if (!zlibModule || !compressible.test(type) || body.byteLength <= 256) return {};
+  const { brotliCompressSync, constants: zlib, gzipSync } = zlibModule;
   const gzip = gzipSync(body, { level: 9 });
   const br = brotliCompressSync(body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 11 } });
   return {
@@ -88,21 +126,24 @@ function prepare(
   type: string,
   lastModified: string | null,
   encodings = compress(body, type),
+  sha256 = nodeModule('node:crypto', 'hashes a file').createHash('sha256').update(body).digest('hex'),
 ): StaticFile {
-  const digest = createHash('sha256').update(body).digest();
-  const etag = `"${digest.subarray(0, 16).toString('base64url')}"`;
-  const file: StaticFile = {
-    type,
-    lastModified,
-    hash: digest.subarray(0, 4).toString('hex'),
-    identity: { body, etag },
-  };
+  const etag = `"${base64url(sha256.slice(0, 32))}"`;
+  const file: StaticFile = { type, lastModified, hash: sha256.slice(0, 8), identity: { body, etag } };
   if (encodings.gzip) file.gzip = { body: encodings.gzip, etag: etag.replace(/"$/, '-gz"') };
   if (encodings.br) file.br = { body: encodings.br, etag: etag.replace(/"$/, '-br"') };
   return file;
 }
 
+// The ETag: the first 16 bytes of the digest, base64url (22 characters), as Buffer's 'base64url' writes them.
+function base64url(hex: string): string {
+  const bytes = String.fromCharCode(...hex.match(/../g)!.map((h) => parseInt(h, 16)));
+  return btoa(bytes).replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
+}
+
 function* walk(dir: string): Generator<string> {
+  const { join } = nodeModule('node:path', 'reads a directory');
+  const { readdirSync, statSync } = nodeModule('node:fs', 'reads a directory');
   if (!statSync(dir).isDirectory()) throw new Error(`${dir} is not a directory`);
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const abs = join(dir, entry.name);

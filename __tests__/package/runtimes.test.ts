@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { build } from 'esbuild';
 import { nodeBinary, packTarball, run, serveProcess, tempDir, toolPackage, type Served } from '../support/package.ts';
 
 jest.setTimeout(600_000);
@@ -84,6 +85,30 @@ const runtimes: [string, () => Promise<Served>][] = [
       ),
   ],
 ];
+
+test('a worker bundle carries no Node module but node:async_hooks, and no CommonJS require', async () => {
+  // A neutral platform resolves no Node built-in: an import of node:fs, node:zlib or a package that requires
+  // 'path' (as mime-types did) fails the build.
+  const result = await build({
+    absWorkingDir: project,
+    entryPoints: ['worker.ts'],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'neutral',
+    format: 'esm',
+    mainFields: ['module', 'main'],
+    jsx: 'automatic',
+    jsxImportSource: 'pagetree',
+    external: ['node:async_hooks'],
+    logLevel: 'silent',
+  });
+  const imports = Object.values(result.metafile.inputs).flatMap((input) =>
+    input.imports.filter((i) => i.external).map((i) => i.path),
+  );
+  expect([...new Set(imports)]).toEqual(['node:async_hooks']);
+  expect(result.outputFiles[0]!.text).not.toMatch(/\brequire\(/);
+});
 
 describe.each(runtimes)('%s', (_name, start) => {
   let app: Served;
