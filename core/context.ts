@@ -8,6 +8,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PageRequest } from './mux/request.ts';
 import type { PageNode } from './page-node.ts';
+import type { RenderTarget } from './render-target.ts';
 import type { Tree } from './tree.ts';
 
 /** The state of one request inside the page pipeline. */
@@ -15,6 +16,8 @@ export interface RequestContext {
   readonly tree: Tree;
   readonly node: PageNode;
   req: PageRequest;
+  /** What the request asks the page for, chosen once before the middlewares run; every step reads this one. */
+  readonly target: RenderTarget;
   /** Status set by `setStatus`, for the rendered response. */
   status: number;
   /** Headers set by `setHeader` (lower-case names), for the rendered response. */

@@ -15,7 +15,8 @@ import { requestContext, type RequestContext } from './context.ts';
 import { HttpError } from './errors.ts';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from './mux/request.ts';
 import type { Middleware, PageNode } from './page-node.ts';
-import { fullTarget, selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
+import type { Logger } from './mux/logger.ts';
+import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
 import { abortable, abortKey, guardBody } from './request-body.ts';
 import { liteData, liteResponse, textError } from './mux/response.ts';
 import type { Tree } from './tree.ts';
@@ -67,48 +68,63 @@ interface PageObject {
   [method: string]: unknown;
 }
 
+/** What `routeHandler` builds a node's handler from. */
+export interface RouteHandlerOptions {
+  tree: Tree;
+  node: PageNode;
+  /** Outermost first. */
+  middlewares: Middleware[];
+  onError: ErrorHandler;
+  logger: Logger;
+  /** Milliseconds before a page that has not answered gets a 503; 0 for no limit. */
+  timeout: number;
+}
+
 /**
  * The handler mount registers for a node: the request context entered
- * outermost, then the middlewares (outermost first), then the page.
+ * outermost (with the render target, chosen once), then the middlewares
+ * (outermost first), then the page. Every failure on the way, from a
+ * middleware, props, a render or the timeout, goes through `handleError`.
  */
-export function routeHandler(
-  tree: Tree,
-  node: PageNode,
-  middlewares: Middleware[],
-  onError: ErrorHandler,
-  timeout = 0,
-): HandlerFunc {
-  const fail = (err: unknown, req: PageRequest): Response | Promise<Response> =>
-    err instanceof Response ? err : answerError(err, req, node, fullTarget(node), onError);
+export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
+  const { tree, node, middlewares, timeout } = options;
   let inner: HandlerFunc =
     node.kind === 'handler'
       ? (req) => callHandler(node.page as HandlerObject, req)
-      : (req) => renderPage(node, node.page as PageObject, req, onError);
+      : (req) => renderPage(node, node.page as PageObject, req, options);
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const h = middlewares[i]!(inner, node);
     inner = typeof h === 'function' ? h : (req) => h.serveHTTP(req);
   }
   const handler = inner;
-  const guarded = (req: PageRequest): Response | Promise<Response> => {
+  const guarded = (ctx: RequestContext): Response | Promise<Response> => {
     try {
-      const res = handler(req);
-      return res instanceof Promise ? res.catch((err: unknown) => fail(err, req)) : res;
+      const res = handler(ctx.req);
+      return res instanceof Promise ? res.catch((err: unknown) => handleError(err, ctx, options)) : res;
     } catch (err) {
-      return fail(err, req);
+      return handleError(err, ctx, options);
     }
   };
   const bounded =
     timeout > 0
-      ? (req: PageRequest): Response | Promise<Response> => {
-          const abort = abortable(req); // before the page can read req.signal
-          const res = guarded(req);
-          return res instanceof Promise ? withTimeout(res, timeout, req, node, onError, abort) : res;
+      ? (ctx: RequestContext): Response | Promise<Response> => {
+          const abort = abortable(ctx.req); // before the page can read req.signal
+          const res = guarded(ctx);
+          return res instanceof Promise ? withTimeout(res, ctx, abort, options) : res;
         }
       : guarded;
   return (req) => {
     // The node adapter's requests answer bad bodies with 4xx themselves; others learn it here.
     if (!(abortKey in req)) guardBody(req);
-    return requestContext.run({ tree, node, req, status: 200, headers: undefined }, bounded, req);
+    const ctx: RequestContext = {
+      tree,
+      node,
+      req,
+      target: selectTarget(node, req.headers),
+      status: 200,
+      headers: undefined,
+    };
+    return requestContext.run(ctx, bounded, ctx);
   };
 }
 
@@ -119,19 +135,19 @@ export function routeHandler(
 // safe method's 503 says Retry-After: a retried POST could do its work twice.
 function withTimeout(
   res: Promise<Response>,
-  timeout: number,
-  req: PageRequest,
-  node: PageNode,
-  onError: ErrorHandler,
+  ctx: RequestContext,
   abort: (reason: unknown) => void,
+  options: RouteHandlerOptions,
 ): Promise<Response> {
+  const { node, timeout } = options;
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      console.error(`pagetree: ${node.fieldPath} (${node.pattern}) did not answer within ${timeout} ms`);
+      options.logger.error(`pagetree: ${node.fieldPath} (${node.pattern}) did not answer within ${timeout} ms`);
       abort(new DOMException(`${node.fieldPath} did not answer within ${timeout} ms`, 'TimeoutError'));
-      const safe = req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS';
+      const method = ctx.req.method;
+      const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
       const err = new HttpError(503, 'Service Unavailable', safe ? { 'retry-after': '1' } : {});
-      resolve(answerError(err, req, node, fullTarget(node), onError).then(withVary));
+      resolve(handleError(err, ctx, options));
     }, timeout);
     res.then((r) => {
       clearTimeout(timer);
@@ -148,21 +164,19 @@ function renderPage(
   node: PageNode,
   page: PageObject,
   req: PageRequest,
-  onError: ErrorHandler,
+  options: RouteHandlerOptions,
 ): Response | Promise<Response> {
   const ctx = requestContext.getStore()!;
   ctx.req = req; // a middleware may have replaced it
-  let target = fullTarget(node);
   try {
-    target = selectTarget(node, req.headers);
-    const t = target;
-    const props = page.props ? page.props(req, target) : undefined;
+    const props = page.props ? page.props(req, ctx.target) : undefined;
     const res = isThenable(props)
-      ? Promise.resolve(props).then((p) => finishPage(node, page, p, t, ctx))
-      : finishPage(node, page, props, t, ctx);
-    return res instanceof Promise ? res.catch((err: unknown) => pageFailed(err, req, node, t, onError)) : res;
+      ? Promise.resolve(props).then((p) => finishPage(node, page, p, ctx))
+      : finishPage(node, page, props, ctx);
+    // Caught here, not only outside: the error's answer then passes back out through the middlewares.
+    return res instanceof Promise ? res.catch((err: unknown) => handleError(err, ctx, options)) : res;
   } catch (err) {
-    return pageFailed(err, req, node, target, onError);
+    return handleError(err, ctx, options);
   }
 }
 
@@ -171,7 +185,6 @@ function finishPage(
   node: PageNode,
   page: PageObject,
   props: unknown,
-  target: RenderTarget,
   ctx: RequestContext,
 ): Response | Promise<Response> {
   if (props instanceof Response) return withVary(props);
@@ -179,7 +192,7 @@ function finishPage(
   if (isRenderComponent(props)) {
     html = props[kElement];
   } else {
-    const selected = selectedComponent(target) ?? node.components.find((c) => c.name === 'page');
+    const selected = selectedComponent(ctx.target) ?? node.components.find((c) => c.name === 'page');
     if (!selected) {
       throw new Error(
         `${node.fieldPath} has no page() to render its props with; add page(), or return renderComponent(...) ` +
@@ -200,41 +213,41 @@ function htmlResponse(node: PageNode, html: unknown, ctx: RequestContext): Respo
   return liteResponse(ctx.status, html, ctx.headers ? { ...htmlHeaders, ...ctx.headers } : htmlHeaders);
 }
 
-function pageFailed(
-  err: unknown,
-  req: PageRequest,
-  node: PageNode,
-  target: RenderTarget,
-  onError: ErrorHandler,
-): Response | Promise<Response> {
-  if (err instanceof Response) return withVary(err);
-  return answerError(err, req, node, target, onError).then(withVary);
-}
-
 function isThenable(x: unknown): x is PromiseLike<unknown> {
   return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
 }
 
-async function answerError(
-  err: unknown,
-  req: PageRequest,
-  node: PageNode,
-  target: RenderTarget,
-  onError: ErrorHandler,
-): Promise<Response> {
+/**
+ * Every failure of a page request comes here, once: a thrown or returned-as-error `Response` is sent as it is;
+ * anything else is logged (an HttpError only when a parser found the client's fault) and answered by the error
+ * handler with the request's render target, or by a bare 500 when that handler fails too. Each answer carries
+ * the htmx Vary, as every page-pipeline answer does.
+ */
+function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): Response | Promise<Response> {
+  if (err instanceof Response) return withVary(err);
+  const { node, logger } = options;
+  const req = ctx.req;
   if (!(err instanceof HttpError)) {
-    console.error(`pagetree: ${node.fieldPath} (${node.pattern}) failed:`, err);
+    logger.error(`pagetree: ${node.fieldPath} (${node.pattern}) failed:`, err);
   } else if (err.cause !== undefined) {
     // A client's fault found by a parser (a bad body): one line, no stack.
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
-    console.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
+    logger.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
   }
+  let res: Response | Promise<Response>;
   try {
-    return await onError(err, req, node, target);
+    res = options.onError(err, req, node, ctx.target);
   } catch (handlerErr) {
-    console.error(`pagetree: the error handler failed for ${node.fieldPath}:`, handlerErr);
-    return textError(500, 'Internal Server Error');
+    return errorHandlerFailed(handlerErr, options);
   }
+  return res instanceof Promise
+    ? res.then(withVary, (handlerErr: unknown) => errorHandlerFailed(handlerErr, options))
+    : withVary(res);
+}
+
+function errorHandlerFailed(err: unknown, options: RouteHandlerOptions): Response {
+  options.logger.error(`pagetree: the error handler failed for ${options.node.fieldPath}:`, err);
+  return withVary(textError(500, 'Internal Server Error'));
 }
 
 /**

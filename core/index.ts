@@ -14,6 +14,7 @@ export { mount } from './mount.ts';
 export type { MountOptions } from './mount.ts';
 export { ServeMux } from './mux/serve-mux.ts';
 export type { HandlerMatch } from './mux/serve-mux.ts';
+export type { Logger } from './mux/logger.ts';
 export type { Handler, HandlerFunc, HandlerObject, PageRequest } from './mux/request.ts';
 export type { Component, Middleware, NodeKind, PageNode } from './page-node.ts';
 export type { RenderTarget } from './render-target.ts';

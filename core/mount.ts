@@ -23,7 +23,7 @@ export interface MountOptions<TDeps = unknown> {
   middlewares?: Middleware[];
   /** Replaces the default error answer (plain-text status and message, no stack). */
   errorHandler?: ErrorHandler;
-  /** Called for each route whose target has nothing to serve and no children (default: a warning). */
+  /** Called for each route whose target has nothing to serve and no children (default: a warning to the mux's logger). */
   onEmptyRoute?: (node: PageNode) => void;
   /** Generated element ids longer than this are shortened (default 40). */
   maxIdLength?: number;
@@ -60,7 +60,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
     { ...tag, path: tag.path || '/', title: title || tag.title },
     null,
     [],
-    options,
+    { ...options, onEmptyRoute: options.onEmptyRoute ?? ((node) => warnEmpty(mux, node)) },
   );
   const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40, options.urlPrefix ?? '');
   register(mux, tree, rootNode, options);
@@ -121,14 +121,12 @@ function build(
     checkPath(childPath, route.tag, childTag.path);
     node.children.push(build(route.target, field, childPath, childTag, node, [...ancestors, target], options));
   }
-  if (node.kind === 'empty') {
-    (options.onEmptyRoute ?? warnEmpty)(node);
-  }
+  if (node.kind === 'empty') options.onEmptyRoute?.(node);
   return node;
 }
 
-function warnEmpty(node: PageNode): void {
-  console.warn(`pagetree: ${node.fieldPath} has no page(), serveHTTP() or routes; it was skipped`);
+function warnEmpty(mux: ServeMux, node: PageNode): void {
+  mux.logger.warn(`pagetree: ${node.fieldPath} has no page(), serveHTTP() or routes; it was skipped`);
 }
 
 function checkPath(fieldPath: string, tag: string, path: string): void {
@@ -160,7 +158,15 @@ function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptio
     const middlewares = [...(options.middlewares ?? []), ...chain.flatMap(middlewaresOf)];
     const pattern = node.method ? `${node.method} ${node.fullRoute()}` : node.fullRoute();
     try {
-      mux.handle(pattern, routeHandler(tree, node, middlewares, onError, options.timeout), node.fieldPath);
+      const handler = routeHandler({
+        tree,
+        node,
+        middlewares,
+        onError,
+        logger: mux.logger,
+        timeout: options.timeout ?? 0,
+      });
+      mux.handle(pattern, handler, node.fieldPath);
     } catch (err) {
       throw mountErrorFor(node, pattern, err);
     }

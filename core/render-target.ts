@@ -66,7 +66,7 @@ export function selectedComponent(target: RenderTarget): Component | null {
 }
 
 /** The full-page target of a node (no htmx, or nothing matched). */
-export function fullTarget(node: PageNode, partial = false, id: string | null = null): RenderTarget {
+function fullTarget(node: PageNode, partial = false, id: string | null = null): RenderTarget {
   return new Target(id, partial, null, node);
 }
 

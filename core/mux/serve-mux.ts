@@ -9,6 +9,7 @@
 //   4. failing that, 405 with Allow when another method would match, else 404.
 
 import { ConflictError } from './errors.ts';
+import { consoleLogger, handlerFailed, type Logger } from './logger.ts';
 import { redirectResponse, textError, toResponse } from './response.ts';
 import { conflictsWith, describeConflict } from './compare.ts';
 import { cleanPath, lastSegment, parsePattern, type Pattern } from './pattern.ts';
@@ -46,6 +47,12 @@ const badRequest: HandlerFunc = () => textError(400, 'Bad Request');
 export class ServeMux implements HandlerObject {
   #tree = new RoutingNode<Handler>();
   #index = new RoutingIndex();
+  /** Where this mux, the node adapter serving it and the pages mounted on it report failures. */
+  readonly logger: Logger;
+
+  constructor(options: { logger?: Logger } = {}) {
+    this.logger = options.logger ?? consoleLogger;
+  }
 
   /**
    * Registers a handler for a pattern. Throws a PatternError for a malformed
@@ -112,8 +119,7 @@ export class ServeMux implements HandlerObject {
       res = await this.serveHTTP(req);
       if (!(res instanceof Response)) throw new TypeError(`handler returned ${String(res)}, not a Response`);
     } catch (err) {
-      console.error(`pagetree: handler for ${req.method} ${req.url} failed:`, err);
-      res = textError(500, 'Internal Server Error');
+      res = handlerFailed(this.logger, req, err);
     }
     res = toResponse(res);
     if (req.method === 'HEAD' && res.body !== null) {

@@ -11,6 +11,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
+import { consoleLogger, handlerFailed, type Logger } from '../mux/logger.ts';
 import { liteData, textError } from '../mux/response.ts';
 import { createRequest } from './request.ts';
 
@@ -35,6 +36,8 @@ function validHost(host: string): boolean {
 export interface ListenerOptions {
   /** Request bodies larger than this many bytes fail with HttpError(413) when read (default 10 MiB). */
   maxBodySize?: number;
+  /** Where failures are reported (default: the mux's logger, else the console). */
+  logger?: Logger;
 }
 
 /**
@@ -43,6 +46,7 @@ export interface ListenerOptions {
  */
 export function toNodeListener(handler: Handler | ServeMux, options: ListenerOptions = {}): NodeListener {
   const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
+  const logger = options.logger ?? (handler instanceof ServeMux ? handler.logger : consoleLogger);
   const call =
     handler instanceof ServeMux
       ? (req: Request) => handler.serveHTTP(req)
@@ -50,28 +54,28 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
   return (incoming, outgoing) => {
     const req = createRequest(incoming, outgoing, maxBodySize);
     if (!validHost(requestTarget(req).host)) {
-      send(outgoing, req, textError(400, 'Bad Request: malformed Host header'));
+      send(outgoing, req, textError(400, 'Bad Request: malformed Host header'), logger);
       return;
     }
     if (repeatsHost(incoming.rawHeaders)) {
       // Go answers 400 too: node keeps the first Host, a proxy may have routed by the second.
-      send(outgoing, req, textError(400, 'Bad Request: too many Host headers'));
+      send(outgoing, req, textError(400, 'Bad Request: too many Host headers'), logger);
       return;
     }
     let res: Response | Promise<Response>;
     try {
       res = call(req);
     } catch (err) {
-      fail(outgoing, req, err);
+      fail(outgoing, req, err, logger);
       return;
     }
     if (res instanceof Promise) {
       res.then(
-        (r) => send(outgoing, req, r),
-        (err: unknown) => fail(outgoing, req, err),
+        (r) => send(outgoing, req, r, logger),
+        (err: unknown) => fail(outgoing, req, err, logger),
       );
     } else {
-      send(outgoing, req, res);
+      send(outgoing, req, res, logger);
     }
   };
 }
@@ -93,10 +97,10 @@ function repeatsHost(raw: string[]): boolean {
 const closing = new WeakSet<object>();
 let closingCount = 0;
 
-function send(outgoing: ServerResponse, req: Request, res: Response): void {
+function send(outgoing: ServerResponse, req: Request, res: Response, logger: Logger): void {
   if (outgoing.destroyed) return; // the client went away
   if (!(res instanceof Response)) {
-    fail(outgoing, req, new TypeError(`handler returned ${String(res)}, not a Response`));
+    fail(outgoing, req, new TypeError(`handler returned ${String(res)}, not a Response`), logger);
     return;
   }
   const incoming = outgoing.req;
@@ -137,7 +141,7 @@ function send(outgoing: ServerResponse, req: Request, res: Response): void {
   }
   pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), outgoing, (err) => {
     if (err && !outgoing.destroyed) {
-      console.error(`pagetree: streaming the response to ${req.method} ${req.url} failed:`, err);
+      logger.error(`pagetree: streaming the response to ${req.method} ${req.url} failed:`, err);
       outgoing.destroy();
     }
   });
@@ -158,14 +162,14 @@ function largeBodyUnread(incoming: IncomingMessage): boolean {
   return incoming.headers['transfer-encoding'] !== undefined;
 }
 
-function fail(outgoing: ServerResponse, req: Request, err: unknown): void {
-  console.error(`pagetree: handler for ${req.method} ${req.url} failed:`, err);
+function fail(outgoing: ServerResponse, req: Request, err: unknown, logger: Logger): void {
+  const res = handlerFailed(logger, req, err);
   if (outgoing.destroyed) return;
   if (outgoing.headersSent) {
     outgoing.destroy(); // half a response must not look like a whole one
     return;
   }
-  send(outgoing, req, textError(500, 'Internal Server Error'));
+  send(outgoing, req, res, logger);
 }
 
 /** Options of `serve`. */
