@@ -33,9 +33,13 @@ export class RoutingNode<THandler> {
   #static: Map<string, RoutingNode<THandler>> | null = null;
 
   // On the root: every pattern's path under its host, whatever its method (a
-  // leaf may stand for several patterns). It answers "does any method match?"
-  // in one search, so a 404 costs 2 searches instead of 2 per method (bench/router).
+  // leaf may stand for several patterns, and knows their methods in #methods).
+  // One search of it that collects every matching leaf answers "which methods
+  // would match?": a 404 or a 405 costs 2 searches (the path and the path with
+  // a slash) instead of 2 per registered method (bench/router).
   #paths: RoutingNode<THandler> | null = null;
+  // On a leaf of #paths: the methods of the patterns it stands for ("" for none).
+  #methods: Set<string> | null = null;
 
   /** Adds a pattern below this root: host, then method, then the path. */
   addPattern(p: Pattern, handler: THandler): void {
@@ -70,13 +74,13 @@ export class RoutingNode<THandler> {
 
   #addPath(segs: readonly Segment[], i: number, p: Pattern): void {
     if (i === segs.length) {
-      this.pattern ??= p;
+      (this.#methods ??= new Set()).add(p.method);
       return;
     }
     const seg = segs[i]!;
     if (seg.multi) {
       this.#multiChild ??= new RoutingNode();
-      this.#multiChild.pattern ??= p;
+      (this.#multiChild.#methods ??= new Set()).add(p.method);
     } else if (seg.dollar) {
       (this.#dollarChild ??= new RoutingNode()).#addPath(segs, i + 1, p);
     } else if (seg.wild) {
@@ -84,15 +88,6 @@ export class RoutingNode<THandler> {
     } else {
       this.#literalChild(seg.s).#addPath(segs, i + 1, p);
     }
-  }
-
-  /** Whether a pattern of any method matches host and path (on the root). */
-  anyMethodMatches(host: string, path: SplitPath): boolean {
-    const paths = this.#paths;
-    if (!paths) return false;
-    const h = host !== '' ? paths.#children?.get(host) : undefined;
-    if (h && h.#matchPath(path, 0, [])) return true;
-    return paths.#emptyChild ? paths.#emptyChild.#matchPath(path, 0, []) !== null : false;
   }
 
   #set(p: Pattern, handler: THandler): void {
@@ -186,19 +181,37 @@ export class RoutingNode<THandler> {
     return null;
   }
 
-  /** Adds to `methods` each method for which host and path would match. */
+  /**
+   * Adds to `methods` each method for which host and path would match (on the root), as Go's matchingMethods:
+   * patterns without a method are left out, since they would have matched; GET brings HEAD.
+   */
   matchingMethods(host: string, path: SplitPath, methods: Set<string>): void {
-    const h = host !== '' ? this.#children?.get(host) : undefined;
-    if (h) h.#matchingMethodsPath(path, methods);
-    if (this.#emptyChild) this.#emptyChild.#matchingMethodsPath(path, methods);
+    const paths = this.#paths;
+    if (!paths) return;
+    const h = host !== '' ? paths.#children?.get(host) : undefined;
+    if (h) h.#collectMethods(path, 0, methods);
+    if (paths.#emptyChild) paths.#emptyChild.#collectMethods(path, 0, methods);
+    methods.delete('');
     if (methods.has('GET')) methods.add('HEAD');
   }
 
-  #matchingMethodsPath(path: SplitPath, methods: Set<string>): void {
-    // The method-less child is left out: it would have matched any method.
-    for (const [method, c] of this.#children ?? []) {
-      if (c.#matchFromMethod(path, [])) methods.add(method);
+  // The methods of every leaf that matches the path from segment i on: #matchPath's steps, every branch taken.
+  // A method's own tree matches a path exactly when one of its patterns does, so this is the union of what a
+  // search per method would find.
+  #collectMethods(sp: SplitPath, i: number, methods: Set<string>): void {
+    if (i === sp.segs.length) {
+      if (this.#methods) for (const m of this.#methods) methods.add(m);
+      return;
     }
+    if (i === sp.trailingAt) {
+      if (this.#dollarChild) this.#dollarChild.#collectMethods(sp, i + 1, methods);
+    } else {
+      const lit = this.#children?.get(sp.segs[i]!);
+      if (lit) lit.#collectMethods(sp, i + 1, methods);
+      if (this.#emptyChild) this.#emptyChild.#collectMethods(sp, i + 1, methods);
+    }
+    const multi = this.#multiChild;
+    if (multi) for (const m of multi.#methods!) methods.add(m);
   }
 }
 

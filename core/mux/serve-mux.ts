@@ -146,12 +146,13 @@ export class ServeMux implements HandlerObject {
     }
     const split = new SplitPath(path);
     const leaf = this.#tree.match(host, method, split, matches);
-    if (!exactMatch(leaf, path) && path !== '' && !path.endsWith('/')) {
+    // The path with a trailing slash, for the redirect and the 405 (Go issue 67657: not for one that has it).
+    const withSlash = path.endsWith('/') ? null : new SplitPath(path + '/');
+    if (withSlash && path !== '' && !exactMatch(leaf, path)) {
       // If "/x/" would match exactly, redirect "/x" there (reporting the pattern it leads to).
-      const withSlash = path + '/';
-      const l2 = this.#tree.match(host, method, new SplitPath(withSlash), []);
-      if (exactMatch(l2, withSlash)) {
-        const location = withQuery(withSlash, target.query);
+      const l2 = this.#tree.match(host, method, withSlash, []);
+      if (exactMatch(l2, withSlash.path)) {
+        const location = withQuery(withSlash.path, target.query);
         return {
           leaf: null,
           matches,
@@ -170,14 +171,10 @@ export class ServeMux implements HandlerObject {
       };
     }
     if (!leaf) {
-      // Not Found or Method Not Allowed: does another method match this path (or path + "/")?
-      const withSlash = path.endsWith('/') ? null : new SplitPath(path + '/');
-      if (!this.#tree.anyMethodMatches(host, split) && !(withSlash && this.#tree.anyMethodMatches(host, withSlash))) {
-        return { leaf: null, matches, own: notFound, pattern: '' };
-      }
+      // Not Found or Method Not Allowed: does another method match this path, or the path with a slash
+      // (as the trailing-slash redirect would)?
       const methods = new Set<string>();
       this.#tree.matchingMethods(host, split, methods);
-      // As the trailing-slash redirect would (Go issue 67657: not for a path already ending in "/").
       if (withSlash) this.#tree.matchingMethods(host, withSlash, methods);
       if (methods.size === 0) return { leaf: null, matches, own: notFound, pattern: '' };
       const allow = [...methods].sort().join(', ');
