@@ -152,11 +152,11 @@ function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptio
   };
   const visit = (node: PageNode) => {
     node.children.forEach(visit); // children register before their parent
-    if (node.kind !== 'page' && node.kind !== 'handler') return;
+    if (!node.registered) return;
     const chain: PageNode[] = [];
     for (let n: PageNode | null = node; n; n = n.parent) chain.unshift(n);
     const middlewares = [...(options.middlewares ?? []), ...chain.flatMap(middlewaresOf)];
-    const pattern = node.method ? `${node.method} ${node.fullRoute()}` : node.fullRoute();
+    const pattern = node.pattern;
     try {
       const handler = routeHandler({
         tree,
@@ -170,7 +170,6 @@ function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptio
     } catch (err) {
       throw mountErrorFor(node, pattern, err);
     }
-    node.pattern = pattern;
   };
   visit(root);
 }

@@ -56,8 +56,10 @@ export class PageNode {
   readonly children: PageNode[] = [];
   readonly kind: NodeKind;
   readonly components: readonly Component[];
-  /** The registered pattern (`METHOD /full/path`), or "" for groups and empty nodes. */
-  pattern = '';
+  /** The pattern it registers (`METHOD /full/path`), or "" for groups and empty nodes. */
+  readonly pattern: string;
+  /** Whether it registers a pattern: pages and handlers do, groups and empty nodes do not. */
+  readonly registered: boolean;
   readonly #fullPath: string;
 
   /** Field name; the root's class name. */
@@ -88,6 +90,8 @@ export class PageNode {
     if (typeof p.serveHTTP === 'function') this.kind = 'handler';
     else if (this.components.length > 0 || typeof p.props === 'function') this.kind = 'page';
     else this.kind = init.hasChildren ? 'group' : 'empty';
+    this.registered = this.kind === 'page' || this.kind === 'handler';
+    this.pattern = !this.registered ? '' : init.method ? `${init.method} ${init.fullPath}` : init.fullPath;
   }
 
   /**

@@ -69,7 +69,7 @@ export class Tree<TRoot = unknown> {
     const order: PageNode[] = [];
     const visit = (n: PageNode) => {
       n.children.forEach(visit);
-      if (n.pattern !== '') order.push(n);
+      if (n.registered) order.push(n);
     };
     visit(this.root);
     return order.map((n) => ({
@@ -152,7 +152,7 @@ export class Tree<TRoot = unknown> {
   staticUrl(path: string): string {
     let url = this.#staticUrls.get(path);
     if (url === undefined) {
-      const mounts = this.nodes.filter((n) => n.page instanceof StaticFiles && n.pattern !== '');
+      const mounts = this.nodes.filter((n) => n.page instanceof StaticFiles && n.registered);
       if (mounts.length !== 1) {
         throw new UrlForError(
           `staticUrl(${JSON.stringify(path)}): the tree has ${mounts.length} staticFiles routes` +

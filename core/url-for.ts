@@ -163,7 +163,7 @@ function paramValue(
 ): string {
   const v = params?.[name];
   if (v !== undefined) return typeof v === 'string' ? v : String(v);
-  if (current && current.node.pattern !== '' && hasWildcard(current.node, name)) return current.req.pathValue(name);
+  if (current && current.node.registered && hasWildcard(current.node, name)) return current.req.pathValue(name);
   throw new UrlForError(`${callName(target)}: missing param "${name}" for "${b.pattern}${template}"`);
 }
 
@@ -286,7 +286,7 @@ export function findNode(tree: UrlTree, steps: readonly unknown[], api: Api): Pa
         node
           ? `${callName(api)}: ${describeTarget(step)} is not mounted below ${node.fieldPath}`
           : `${callName(api)}: ${describeTarget(step)} is not mounted in this tree (mounted pages: ${tree.nodes
-              .filter((n) => n.pattern !== '')
+              .filter((n) => n.registered)
               .map((n) => n.pageClass.name)
               .join(', ')})`,
       );
@@ -347,11 +347,11 @@ function resolveFieldPath(tree: UrlTree, ref: string, api: Api): PageNode {
 }
 
 function resolvePattern(tree: UrlTree, pattern: string, api: Api): PageNode {
-  const node = tree.nodes.find((n) => n.pattern !== '' && n.fullRoute() === pattern);
+  const node = tree.nodes.find((n) => n.registered && n.fullRoute() === pattern);
   if (!node) {
     throw new UrlForError(
       `${callName(api)}: no mounted route has the pattern "${pattern}" (mounted: ${tree.nodes
-        .filter((n) => n.pattern !== '')
+        .filter((n) => n.registered)
         .map((n) => n.fullRoute())
         .join(', ')})`,
     );
@@ -361,8 +361,8 @@ function resolvePattern(tree: UrlTree, pattern: string, api: Api): PageNode {
 
 // A page group stands for its /{$} index child (GET or all methods preferred).
 function indexOf(node: PageNode, api: Api): PageNode {
-  if (node.pattern !== '') return node;
-  const indexes = node.children.filter((c) => c.route === '/{$}' && c.pattern !== '');
+  if (node.registered) return node;
+  const indexes = node.children.filter((c) => c.route === '/{$}' && c.registered);
   const best = indexes.find((c) => c.method === '' || c.method === 'GET') ?? indexes[0];
   if (!best) {
     throw new UrlForError(
