@@ -1,15 +1,22 @@
-// The request context: which tree, page and request a render belongs to.
+// The current request, for plain functions that templates call anywhere.
 //
-// `urlFor`, `id`, `idTarget`, `currentPage`, `setStatus` and `setHeader` are
-// plain functions that templates call anywhere; they find the current
-// request through AsyncLocalStorage, entered once per request at mount's
-// handler, outermost (so middleware sees it too).
+//   mount's handler ─ requestContext.run({ tree, node, req, target, … }) ─ middlewares ─ props ─ page
+//                                                                          urlFor(UserPage)      → ctx.tree.urlFor
+//                                                                          id(this.todoList)     → ctx.tree.id
+//                                                                          setStatus(201)        → ctx.status
+//
+// `urlFor`, `id`, `idTarget`, `staticUrl`, `currentPage`, `setStatus` and `setHeader` find the request through
+// AsyncLocalStorage, entered once per request at mount's handler, outermost (so middleware sees it too).
+// Outside a request, the mounted trees are searched instead and anything ambiguous is an error.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { UrlForError } from './errors.ts';
+import { kebab } from './names.ts';
 import type { PageRequest } from './mux/request.ts';
 import type { PageNode } from './page-node.ts';
 import type { RenderTarget } from './render-target.ts';
 import type { Tree } from './tree.ts';
+import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types.ts';
 
 /** The state of one request inside the page pipeline. */
 export interface RequestContext {
@@ -57,4 +64,70 @@ function context(api: string): RequestContext {
   const ctx = requestContext.getStore();
   if (!ctx) throw new Error(`${api}(): called outside a request; call it from props() or a component`);
   return ctx;
+}
+
+const mountedTrees = new Set<Tree>();
+
+/** Makes a tree's components known to id()/idTarget() outside a request. */
+export function rememberTree(tree: Tree): void {
+  mountedTrees.add(tree);
+}
+
+/**
+ * The element id of a page method (`this.todoList`), a chain ending in a method
+ * name (`[Admin, Dashboard, 'header']`), or a standalone component
+ * function; a string passes through unchanged.
+ * @example id(this.todoList) // → "todos-todo-list"
+ */
+export function id(x: IdTarget): string {
+  if (typeof x === 'string') return x;
+  const ctx = requestContext.getStore();
+  if (ctx) return ctx.tree.id(x, ctx.node);
+  if (typeof x !== 'function') return onlyTree('id([...])').id(x);
+  const trees = [...mountedTrees].filter((t) => t.hasComponent(x));
+  if (trees.length === 1) return trees[0]!.id(x);
+  if (trees.length === 0) return kebab(x.name);
+  throw new Error(`id(${x.name}): the method is mounted in ${trees.length} trees; use tree.id() on the one you mean`);
+}
+
+/**
+ * `#` + id(x), for `hx-target`; a string passes through unchanged.
+ * @example idTarget(this.todoList) // → "#todos-todo-list"
+ */
+export function idTarget(x: IdTarget): string {
+  return typeof x === 'string' ? x : '#' + id(x);
+}
+
+/** What id() takes: a page method, a chain ending in a method name, or an id string. */
+export type IdTarget = ((...args: never[]) => unknown) | readonly [unknown, ...unknown[]] | string;
+
+/**
+ * The URL of a page, for links inside templates. Checked at compile time once
+ * the root is registered (`interface Register { root: App }`); inside a
+ * request, missing params take the current route's values.
+ * @example urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
+ */
+export function urlFor<const T extends UrlTarget<RegisteredRoot>>(
+  target: T,
+  ...params: UrlParamsArg<RegisteredRoot, T>
+): string {
+  const ctx = requestContext.getStore();
+  const tree = (ctx ? ctx.tree : onlyTree('urlFor()')) as Tree;
+  return (tree.urlFor as (t: unknown, p?: unknown) => string)(target, params[0]);
+}
+
+/**
+ * The URL of a static file with its content hash in the name (cache it forever).
+ * @example staticUrl('app.css') // → "/static/app.3f2a9c1d.css"
+ */
+export function staticUrl(path: string): string {
+  const ctx = requestContext.getStore();
+  return (ctx ? ctx.tree : onlyTree('staticUrl()')).staticUrl(path);
+}
+
+function onlyTree(api: string): Tree {
+  if (mountedTrees.size === 1) return [...mountedTrees][0]!;
+  throw new UrlForError(
+    `${api}: called outside a request with ${mountedTrees.size} mounted trees; use tree.urlFor() on the one you mean`,
+  );
 }

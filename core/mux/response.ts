@@ -114,13 +114,22 @@ export function liteData(res: Response): LiteData | undefined {
   const h = lite[kHeaders];
   if (!h) return data;
   // Headers were touched: send what they hold now.
+  return { status: data.status, body: data.body, headers: headerRecord(h) };
+}
+
+/**
+ * Headers as the record node:http writes: one value a name, but each Set-Cookie on its own (a joined list of
+ * cookies would be read as one).
+ * @example headerRecord(res.headers) // → { "content-type": "text/html", "set-cookie": ["a=1", "b=2"] }
+ */
+export function headerRecord(h: Headers): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
   h.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
   });
   const cookies = h.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  return { status: data.status, body: data.body, headers };
+  return headers;
 }
 
 /**

@@ -12,7 +12,7 @@ import { pipeline } from 'node:stream';
 import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
 import { consoleLogger, handlerFailed, type Logger } from '../mux/logger.ts';
-import { liteData, textError } from '../mux/response.ts';
+import { headerRecord, liteData, textError } from '../mux/response.ts';
 import { createRequest } from './request.ts';
 
 /** A node:http request listener. */
@@ -127,12 +127,7 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
     }
     return;
   }
-  const headers: Record<string, string | string[]> = {};
-  res.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value;
-  });
-  const cookies = res.headers.getSetCookie();
-  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  const headers = headerRecord(res.headers);
   // An empty statusText (new Response('x', { status: 404 })) gets the standard phrase, not "HTTP/1.1 404 ".
   outgoing.writeHead(res.status, res.statusText || undefined, headers);
   if (res.body === null) {
