@@ -8,7 +8,6 @@
 //   no Sec-Fetch-Site, Origin host == Host          → allowed
 //   no Sec-Fetch-Site, another Origin               → 403, unless a trusted origin or a bypass pattern
 
-import type { Middleware } from './page-node.ts';
 import { requestTarget, type Handler, type HandlerFunc, type PageRequest } from './mux/request.ts';
 import { ServeMux } from './mux/serve-mux.ts';
 import { textError } from './mux/response.ts';
@@ -96,8 +95,11 @@ export class CrossOriginProtection {
     };
   }
 
-  /** The check as a pagetree middleware. */
-  middleware(): Middleware {
+  /**
+   * The check as a pagetree middleware (it needs no page node, so it is typed without one and fits
+   * `mount`'s `middlewares`).
+   */
+  middleware(): (next: HandlerFunc) => Handler {
     return (next) => this.handler(next);
   }
 
@@ -120,7 +122,7 @@ function originHost(origin: string): string {
  * Go 1.25's http.CrossOriginProtection does.
  * @example mount(mux, App, '/', 'Home', { middlewares: [crossOriginProtection()] })
  */
-export function crossOriginProtection(options: CrossOriginOptions = {}): Middleware {
+export function crossOriginProtection(options: CrossOriginOptions = {}): (next: HandlerFunc) => Handler {
   const c = new CrossOriginProtection();
   for (const origin of options.trustedOrigins ?? []) c.addTrustedOrigin(origin);
   for (const pattern of options.insecureBypassPatterns ?? []) c.addInsecureBypassPattern(pattern);

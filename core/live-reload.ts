@@ -10,9 +10,8 @@
 // shutdown waiting for it on every restart. Nothing of this exists unless the
 // app mounts it, so production responses carry no reload code.
 
-import type { PageRequest } from './mux/request.ts';
+import type { HandlerFunc, PageRequest } from './mux/request.ts';
 import type { ServeMux } from './mux/serve-mux.ts';
-import type { Middleware } from './page-node.ts';
 
 /** Where `liveReload` answers with the server's id, unless told otherwise. */
 const defaultPath = '/__pagetree/live-reload';
@@ -24,7 +23,7 @@ const defaultPath = '/__pagetree/live-reload';
  * (not to htmx partials). Mount it in development only.
  * @example mount(mux, App, '/', 'Home', { middlewares: dev ? [liveReload(mux)] : [] })
  */
-export function liveReload(mux: ServeMux, path: string = defaultPath): Middleware {
+export function liveReload(mux: ServeMux, path: string = defaultPath): (next: HandlerFunc) => HandlerFunc {
   const id = crypto.randomUUID();
   mux.handleFunc(`GET ${path}`, () => new Response(id, { headers: { 'cache-control': 'no-store' } }));
   const script =
