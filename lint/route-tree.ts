@@ -14,7 +14,7 @@
 
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
-import { isComponentName } from '../core/names.ts';
+import { isComponentName } from '../core/page/names.ts';
 import { composePath, parseTag } from '../core/route.ts';
 import { isIgnoredFile } from './source-files.ts';
 

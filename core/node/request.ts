@@ -10,7 +10,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../errors.ts';
 import { kTarget, parseTarget, type RequestTarget } from '../mux/request.ts';
-import { abortKey, readBody, readFormData, readJson } from '../request-body.ts';
+import { abortKey, readBody, readFormData, readJson } from '../http/request-body.ts';
 
 const kIncoming = Symbol('pagetree.incoming');
 const kReal = Symbol('pagetree.realRequest');

@@ -10,7 +10,7 @@
 // Each page gets a compiled builder at first use: its full path split into
 // literal text and wildcard slots, so a call is a lookup and a join.
 
-import { UrlForError } from './errors.ts';
+import { UrlForError } from '../errors.ts';
 import type { PageNode } from './page-node.ts';
 
 /** Values for the placeholders of a URL. */

@@ -13,7 +13,7 @@
 // group (its children register, it does not); nothing at all is empty.
 
 import { isComponentName, kebab as kebabName } from './names.ts';
-import type { Handler, HandlerFunc } from './mux/request.ts';
+import type { Handler, HandlerFunc } from '../mux/request.ts';
 
 /** A method of a page that renders: `page` or a partial. */
 export interface Component {

@@ -8,12 +8,12 @@
 // of a hash of the field path when that short form is not unique in the tree.
 
 import { requestContext } from './context.ts';
-import { MountError, UrlForError } from './errors.ts';
+import { MountError, UrlForError } from '../errors.ts';
 import { kebab, shortHash } from './names.ts';
 import type { Component, PageNode } from './page-node.ts';
-import { StaticFiles } from './static.ts';
+import { StaticFiles } from '../http/static.ts';
 import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for.ts';
-import type { UrlParamsArg, UrlTarget } from './url-types.ts';
+import type { UrlParamsArg, UrlTarget } from '../url-types.ts';
 
 /** One registered route, as `tree.routes()` lists it. */
 export interface RouteInfo {

@@ -10,13 +10,13 @@
 // Outside a request, the mounted trees are searched instead and anything ambiguous is an error.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { UrlForError } from './errors.ts';
+import { UrlForError } from '../errors.ts';
 import { kebab } from './names.ts';
-import type { PageRequest } from './mux/request.ts';
+import type { PageRequest } from '../mux/request.ts';
 import type { PageNode } from './page-node.ts';
 import type { RenderTarget } from './render-target.ts';
 import type { Tree } from './tree.ts';
-import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types.ts';
+import type { RegisteredRoot, UrlParamsArg, UrlTarget } from '../url-types.ts';
 
 /** The state of one request inside the page pipeline. */
 export interface RequestContext {

@@ -12,13 +12,13 @@
 // the error handler's answer, never half a page.
 
 import { requestContext, type RequestContext } from './context.ts';
-import { HttpError } from './errors.ts';
-import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from './mux/request.ts';
+import { HttpError } from '../errors.ts';
+import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../mux/request.ts';
 import type { Middleware, PageNode } from './page-node.ts';
-import type { Logger } from './mux/logger.ts';
+import type { Logger } from '../mux/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
-import { abortable, abortKey, guardBody } from './request-body.ts';
-import { liteData, liteResponse, textError } from './mux/response.ts';
+import { abortable, abortKey, guardBody } from '../http/request-body.ts';
+import { liteData, liteResponse, textError } from '../mux/response.ts';
 import type { Tree } from './tree.ts';
 
 /** Replaces the default error answer: `mount(..., { errorHandler })`. */

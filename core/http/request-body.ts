@@ -9,7 +9,7 @@
 // A body that cannot be parsed is the client's fault: the page pipeline answers
 // the HttpError with its status and logs one line (the cause), not a stack.
 
-import { HttpError } from './errors.ts';
+import { HttpError } from '../errors.ts';
 
 /** The key under which an adapter's request has a method that aborts it whole (signal and body), as the node adapter's does. */
 export const abortKey: unique symbol = Symbol('pagetree.abortRequest');

@@ -8,11 +8,11 @@
 // Anything wrong fails here, with the field path and the fix, never later on a request.
 
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
-import { ConflictError, MountError, PatternError } from './errors.ts';
-import type { ServeMux } from './mux/serve-mux.ts';
+import { ConflictError, MountError, PatternError } from '../errors.ts';
+import type { ServeMux } from '../mux/serve-mux.ts';
 import { rememberTree } from './context.ts';
 import { PageNode, type Middleware } from './page-node.ts';
-import { composePath, isRoute, parseTag, type PageClass } from './route.ts';
+import { composePath, isRoute, parseTag, type PageClass } from '../route.ts';
 import { Tree } from './tree.ts';
 
 /** Options of `mount`. */
