@@ -12,40 +12,25 @@
 // different one first each round). The tables give medians of the rounds and
 // the medians of the per-round ratios to raw node:http; then the goals.
 
-import { loadRound, type Round } from '../lib/load.ts';
-import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report.ts';
-import {
-  canPin,
-  framing,
-  pinSelf,
-  send,
-  setting,
-  startDeadline,
-  startServer,
-  stopAll,
-  type Server,
-} from '../lib/servers.ts';
+import { fail, formatRatio, printTable } from '../lib/report.ts';
+import { ratioOf, runBench, type LoadCase, type Results } from '../lib/rounds.ts';
+import { framing, send, type Server } from '../lib/servers.ts';
 import { contentType, fullPage, listPath, loadList, partialHeaders, partialPage, vary, LIST_ID } from './page.tsx';
 import { kinds, type Kind } from './server.tsx';
 
-// Overridable from the environment, e.g. ROUNDS=3 npm run bench:e2e for a quick look.
-const ROUNDS = setting('ROUNDS', 10);
-const ROUND_SECONDS = setting('ROUND_SECONDS', 2);
-const WARMUP_SECONDS = setting('WARMUP_SECONDS', 2);
-const CONNECTIONS = 32;
-/** Past this the run gives up, kills its servers and exits non-zero. */
-const DEADLINE_MS = 6 * 60_000;
-
-interface Variant {
-  name: 'full' | 'partial';
-  headers: Record<string, string>;
+interface Variant extends LoadCase {
   want: Buffer;
 }
 
 const list = loadList('groceries');
 const variants: Variant[] = [
-  { name: 'full', headers: {}, want: Buffer.from(fullPage(list)) },
-  { name: 'partial', headers: { ...partialHeaders }, want: Buffer.from(partialPage(list)) },
+  { name: 'full', path: listPath, headers: {}, want: Buffer.from(fullPage(list)) },
+  {
+    name: `partial (HX-Target: ${LIST_ID})`,
+    path: listPath,
+    headers: { ...partialHeaders },
+    want: Buffer.from(partialPage(list)),
+  },
 ];
 
 /** Fails unless every server answers both variants with the same status, content-type and bytes. */
@@ -82,54 +67,14 @@ async function check(servers: readonly Server<Kind>[]): Promise<void> {
   printTable(['server', 'variant', 'status', 'content-type', 'body', 'framing'], rows);
 }
 
-/** Medians of the per-round ratios a/b (the machine's speed drifts between rounds). */
-function ratioOf(a: readonly Round[], b: readonly Round[], f: (r: Round) => number): number {
-  return median(a.map((r, i) => f(r) / f(b[i]!)));
-}
-
-function printResults(v: Variant, servers: readonly Server<Kind>[], rounds: readonly Round[][]): void {
-  const base = rounds[0]!;
-  console.log(
-    `\n${v.name}: GET ${listPath}${v.name === 'partial' ? ` + HX-Target: ${LIST_ID}` : ''} (${v.want.length} B of ` +
-      `HTML): medians of ${ROUNDS} rounds (ratios: median of the per-round ratios; spread: half the IQR)`,
-  );
-  printTable(
-    [
-      'server',
-      'req/s',
-      'spread',
-      'vs node:http',
-      'server CPU/req',
-      'spread',
-      'vs node:http',
-      'server busy',
-      'autocannon busy',
-    ],
-    servers.map((s, k) => {
-      const rs = rounds[k]!;
-      return [
-        s.kind,
-        formatInt(median(rs.map((r) => r.rps))),
-        `±${spreadPercent(rs.map((r) => r.rps)).toFixed(1)}%`,
-        formatRatio(ratioOf(rs, base, (r) => r.rps)),
-        `${median(rs.map((r) => r.cpuPerReq)).toFixed(1)} µs`,
-        `±${spreadPercent(rs.map((r) => r.cpuPerReq)).toFixed(1)}%`,
-        formatRatio(ratioOf(rs, base, (r) => r.cpuPerReq)),
-        `${median(rs.map((r) => r.serverBusy)).toFixed(0)}%`,
-        `${median(rs.map((r) => r.loadBusy)).toFixed(0)}%`,
-      ];
-    }),
-  );
-}
-
 // pagetree against each peer, both ways of counting: req/s, and requests per
 // server CPU-second (the peer's CPU/req over pagetree's), which holds steadier
 // when neither side keeps its core busy.
-function printGoals(servers: readonly Server<Kind>[], results: Map<Variant, Round[][]>): void {
+function printGoals(servers: readonly Server<Kind>[], results: Results): void {
   const goals: [Kind, number][] = [
     ['fastify', 1.0],
     ['hono', 1.1],
-    ['node:http', 0.85],
+    ['node:http', 0.95],
   ];
   const p = servers.findIndex((s) => s.kind === 'pagetree');
   const rows: string[][] = [];
@@ -154,49 +99,8 @@ function printGoals(servers: readonly Server<Kind>[], results: Map<Variant, Roun
   printTable(['goal', 'variant', 'req/s ratio', 'by req/s', 'req per CPU-s ratio', 'by CPU/req'], rows);
 }
 
-async function main(): Promise<void> {
-  startDeadline(DEADLINE_MS, 'bench/e2e');
-  console.log(`bench/e2e: ${environment()}`); // before pinning, which makes nproc 1
-  const pin = canPin();
-  if (pin) pinSelf();
-  console.log(
-    pin
-      ? 'servers pinned to core 0 (taskset -c 0), autocannon (this process) to core 1.'
-      : 'not pinned (no taskset, or a single core): numbers are less comparable across machines.',
-  );
-  console.log(
-    `autocannon: ${CONNECTIONS} connections, no pipelining; warm-up ${WARMUP_SECONDS} s per server and variant, ` +
-      `then ${ROUNDS} rounds × ${ROUND_SECONDS} s per server and variant, round-robin.`,
-  );
-
-  const servers: Server<Kind>[] = [];
-  for (const kind of kinds) servers.push(await startServer('bench/e2e/server.tsx', kind, { pin }));
-  await check(servers);
-
-  const load = (s: Server<Kind>, v: Variant, seconds: number) =>
-    loadRound(s, { path: listPath, headers: v.headers, seconds, connections: CONNECTIONS });
-  for (const v of variants) for (const s of servers) await load(s, v, WARMUP_SECONDS);
-  const results = new Map<Variant, Round[][]>(variants.map((v) => [v, servers.map(() => [])]));
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const v of variants) {
-      for (let j = 0; j < servers.length; j++) {
-        const k = (round + j) % servers.length;
-        const r = await load(servers[k]!, v, ROUND_SECONDS);
-        results.get(v)![k]!.push(r);
-        process.stderr.write(
-          `  round ${round + 1}/${ROUNDS} ${v.name} ${servers[k]!.kind}: ${formatInt(r.rps)} req/s, ` +
-            `${r.cpuPerReq.toFixed(1)} µs CPU/req\n`,
-        );
-      }
-    }
-  }
-  for (const v of variants) printResults(v, servers, results.get(v)!);
-  printGoals(servers, results);
-}
-
-main()
-  .catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  })
-  .finally(stopAll);
+// Overridable from the environment, e.g. ROUNDS=3 npm run bench:e2e for a quick look.
+runBench(
+  { name: 'bench/e2e', serverScript: 'bench/e2e/server.tsx', kinds, cases: variants, check, rounds: 10 },
+  printGoals,
+);
