@@ -109,8 +109,14 @@ function profileArgs(script: string, kind: string): string[] {
   return ['--cpu-prof', `--cpu-prof-dir=${resolve(dir, name)}`];
 }
 
+// Whether this benchmark runs compiled (tsc -p tsconfig.bench.json, node build/bench/…; ROOT is then build/): its servers run
+// compiled too, as an app in production does (tsx adds a getter per cross-module call and a defineProperty per
+// named closure, ~20% of a router match).
+const compiled = __filename.endsWith('.js');
+
 /**
- * Starts `node [nodeArgs] --import tsx <script> <kind>` (under `taskset -c 0` when `pin`) and waits for its port.
+ * Starts `node [nodeArgs] --import tsx <script> <kind>`, or the compiled script from build/ when this benchmark
+ * runs compiled (under `taskset -c 0` when `pin`), and waits for its port.
  * @example await startServer('bench/e2e/server.tsx', 'fastify', { pin: true })
  */
 export async function startServer<TKind extends string>(
@@ -118,15 +124,8 @@ export async function startServer<TKind extends string>(
   kind: TKind,
   options: { pin: boolean; nodeArgs?: string[] },
 ): Promise<Server<TKind>> {
-  const node = [
-    process.execPath,
-    ...(options.nodeArgs ?? []),
-    ...profileArgs(script, kind),
-    '--import',
-    'tsx',
-    script,
-    kind,
-  ];
+  const run = compiled ? [script.replace(/\.tsx?$/, '.js')] : ['--import', 'tsx', script];
+  const node = [process.execPath, ...(options.nodeArgs ?? []), ...profileArgs(script, kind), ...run, kind];
   const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...node] : node;
   const child = spawn(cmd!, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
