@@ -1,0 +1,74 @@
+// The folders of core/ are layers, and each imports only the layers below it (issue 13):
+//
+//   mux/   Go's ServeMux                       → nothing outside mux/
+//   http/  static files, cross-origin, bodies  → mux/, errors.ts
+//   page/  route tags, page tree, pipeline     → http/, mux/, errors.ts
+//   node/  the node:http adapter               → http/, mux/, errors.ts
+//   index.ts, errors.ts                        → anything
+//
+// and the lint plugin loads no runtime: from core/ it imports only the route grammar and the names.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = resolve(__dirname, '..');
+
+function sources(dir: string): string[] {
+  return readdirSync(join(root, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(root, path)).isDirectory()) return sources(path);
+    return /\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
+/** The repository paths a source file imports (relative imports only), and the bare specifiers. */
+function imports(file: string): { local: string[]; bare: string[] } {
+  const text = readFileSync(join(root, file), 'utf8');
+  const specs = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]!);
+  return {
+    local: specs.filter((s) => s.startsWith('.')).map((s) => relative(root, resolve(root, dirname(file), s))),
+    bare: specs.filter((s) => !s.startsWith('.')),
+  };
+}
+
+// core/route.ts and core/url-types.ts belong to the page layer.
+function layerOf(path: string): string {
+  const m = /^core\/(mux|http|page|node)\//.exec(path);
+  if (m) return m[1]!;
+  if (path === 'core/route.ts' || path === 'core/url-types.ts') return 'page';
+  return path;
+}
+
+const below: Record<string, string[]> = {
+  mux: ['mux'],
+  http: ['http', 'mux', 'core/errors.ts'],
+  page: ['page', 'http', 'mux', 'core/errors.ts'],
+  node: ['node', 'http', 'mux', 'core/errors.ts'],
+};
+
+const coreFiles = sources('core').filter((f) => layerOf(f) in below);
+
+test.each(coreFiles)('%s imports only the layers below it', (file) => {
+  const allowed = below[layerOf(file)]!;
+  for (const target of imports(file).local)
+    expect([file, target, allowed.includes(layerOf(target))]).toEqual([file, target, true]);
+});
+
+test('core/mux imports no package and no Node module', () => {
+  for (const file of coreFiles.filter((f) => f.startsWith('core/mux/')))
+    expect([file, imports(file).bare]).toEqual([file, []]);
+});
+
+test('the lint plugin imports only runtime-free modules of core/', () => {
+  const reached = new Set<string>();
+  const visit = (file: string) => {
+    for (const target of imports(file).local) {
+      if (reached.has(target)) continue;
+      reached.add(target);
+      visit(target);
+    }
+  };
+  for (const file of sources('lint')) visit(file);
+  const core = [...reached].filter((f) => f.startsWith('core/')).sort();
+  expect(core).toEqual(['core/page/names.ts', 'core/route.ts']);
+});
