@@ -14,6 +14,7 @@
 
 import { isComponentName, kebab as kebabName } from './names.ts';
 import type { Handler, HandlerFunc } from '../mux/request.ts';
+import { compilePath, type Builder } from './url-for.ts';
 
 /** A method of a page that renders: `page` or a partial. */
 export interface Component {
@@ -60,6 +61,8 @@ export class PageNode {
   readonly pattern: string;
   /** Whether it registers a pattern: pages and handlers do, groups and empty nodes do not. */
   readonly registered: boolean;
+  /** Its full path compiled for urlFor: literal text and the wildcards' slots. */
+  readonly url: Builder;
   readonly #fullPath: string;
 
   /** Field name; the root's class name. */
@@ -85,6 +88,7 @@ export class PageNode {
     this.page = page;
     this.fieldPath = init.fieldPath;
     this.#fullPath = init.fullPath;
+    this.url = compilePath(init.fullPath);
     this.components = findComponents(page);
     const p = page as Record<string, unknown>;
     if (typeof p.serveHTTP === 'function') this.kind = 'handler';

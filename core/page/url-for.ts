@@ -7,7 +7,7 @@
 //   urlFor('Admin.user', { userId: 7 })              → by field path
 //   urlFor('/admin/users/{userId}', { userId: 7 })   → by mounted pattern
 //
-// Each page gets a compiled builder at first use: its full path split into
+// Each page node carries a compiled builder from the moment it is built (`node.url`): its full path split into
 // literal text and wildcard slots, so a call is a lookup and a join.
 
 import { UrlForError } from '../errors.ts';
@@ -25,7 +25,7 @@ interface Slot {
 }
 
 /** A compiled path: literal parts with slots between them. */
-interface Builder {
+export interface Builder {
   parts: string[]; // parts.length === slots.length + 1
   slots: Slot[];
   names: string[]; // the slots' names
@@ -110,7 +110,7 @@ export function buildUrl(
     b = level.get(chainEnd) as Builder | undefined;
     if (!b) {
       const steps = hasTemplate ? target.slice(0, last) : target;
-      b = builderOf(cache, indexOf(findNode(tree, steps, target), target));
+      b = indexOf(findNode(tree, steps, target), target).url;
       level.set(chainEnd, b);
     }
   } else {
@@ -123,7 +123,7 @@ export function buildUrl(
             ? resolvePattern(tree, target, target)
             : resolveFieldPath(tree, target, target)
           : findNode(tree, [target], target);
-      b = builderOf(cache, indexOf(node, target));
+      b = indexOf(node, target).url;
       cache.byTarget.set(target, b);
     }
   }
@@ -163,13 +163,12 @@ function paramValue(
 ): string {
   const v = params?.[name];
   if (v !== undefined) return typeof v === 'string' ? v : String(v);
-  if (current && current.node.registered && hasWildcard(current.node, name)) return current.req.pathValue(name);
+  if (current && current.node.registered && current.node.url.names.includes(name)) return current.req.pathValue(name);
   throw new UrlForError(`${callName(target)}: missing param "${name}" for "${b.pattern}${template}"`);
 }
 
-/** A tree's compiled builders, by page and by the targets that name one page. */
+/** A tree's builders by the targets that name one page. */
 export interface UrlCache {
-  byNode: Map<PageNode, Builder>;
   byTarget: Map<unknown, Builder>;
   byChain: ChainCache;
   templates: Map<string, CompiledTemplate>;
@@ -180,17 +179,7 @@ const chainEnd = Symbol('end of chain');
 
 /** An empty cache for a tree. */
 export function urlCache(): UrlCache {
-  return { byNode: new Map(), byTarget: new Map(), byChain: new Map(), templates: new Map() };
-}
-
-function builderOf(cache: UrlCache, node: PageNode): Builder {
-  let b = cache.byNode.get(node);
-  if (!b) cache.byNode.set(node, (b = compilePath(node.fullRoute())));
-  return b;
-}
-
-function hasWildcard(node: PageNode, name: string): boolean {
-  return node.fullRoute().includes(`{${name}}`) || node.fullRoute().includes(`{${name}...}`);
+  return { byTarget: new Map(), byChain: new Map(), templates: new Map() };
 }
 
 // A path value as one segment ("a b/c" → "a%20b%2Fc"), or for {rest...} each segment.
