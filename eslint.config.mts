@@ -7,7 +7,14 @@ import tseslint from 'typescript-eslint';
 import pagetree from './lint/index.ts';
 
 export default defineConfig(
-  globalIgnores(['coverage/', 'dist/', 'build/', 'bench/**/results*', '__tests__/e2e/artifacts/']),
+  globalIgnores([
+    'coverage/',
+    'dist/',
+    'build/',
+    'bench/**/results*',
+    'bench/types/.generated/',
+    '__tests__/e2e/artifacts/',
+  ]),
   { linterOptions: { reportUnusedDisableDirectives: 'error' } },
   { files: ['**/*.{ts,tsx,mts,cts}'], extends: [tseslint.configs.recommended] },
   {

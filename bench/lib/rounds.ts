@@ -7,7 +7,7 @@
 
 import { loadRound, type Round } from './load.ts';
 import { environment, formatInt, formatRatio, median, printTable, spreadPercent } from './report.ts';
-import { canPin, pinSelf, setting, startDeadline, startServer, stopAll, type Server } from './servers.ts';
+import { pinLoad, setting, startDeadline, startServer, stopAll, type Server } from './servers.ts';
 
 /** One kind of request every server answers in each round (a page, its partial). */
 export interface LoadCase {
@@ -65,13 +65,7 @@ async function main<TKind extends string>(
   const warmupSeconds = setting('WARMUP_SECONDS', bench.warmupSeconds ?? 2);
   startDeadline(DEADLINE_MS, bench.name);
   console.log(`${bench.name}: ${environment()}`); // before pinning, which makes nproc 1
-  const pin = canPin();
-  if (pin) pinSelf();
-  console.log(
-    pin
-      ? 'servers pinned to core 0 (taskset -c 0), autocannon (this process) to core 1.'
-      : 'not pinned (no taskset, or a single core): numbers are less comparable across machines.',
-  );
+  const pin = pinLoad();
   console.log(
     `autocannon: ${CONNECTIONS} connections, no pipelining; warm-up ${warmupSeconds} s per server and case, ` +
       `then ${rounds} rounds × ${roundSeconds} s per server and case, round-robin.`,

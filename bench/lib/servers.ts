@@ -47,6 +47,21 @@ export function pinSelf(): void {
   spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
 }
 
+/**
+ * Pins this process (the load generator) to core 1 when it can, says where things run, and returns whether the
+ * servers should be pinned (to core 0). Call it after printing `environment()`, which pinning would change.
+ */
+export function pinLoad(): boolean {
+  const pin = canPin();
+  if (pin) pinSelf();
+  console.log(
+    pin
+      ? 'servers pinned to core 0 (taskset -c 0), autocannon (this process) to core 1.'
+      : 'not pinned (no taskset, or a single core): numbers are less comparable across machines.',
+  );
+  return pin;
+}
+
 /** Gives up after `ms` whatever happens: kills the servers and exits non-zero. */
 export function startDeadline(ms: number, name: string): void {
   setTimeout(() => {

@@ -17,8 +17,7 @@ import type { MemoryReport } from '../lib/child.ts';
 import { environment, fail, formatInt, printTable } from '../lib/report.ts';
 import {
   HOST,
-  canPin,
-  pinSelf,
+  pinLoad,
   send,
   serverCpu,
   serverMemory,
@@ -75,13 +74,7 @@ const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${(((a - b) / b) * 10
 async function main(): Promise<void> {
   startDeadline((WARMUP_SECONDS + SOAK_SECONDS + 120) * 1000, 'bench/soak');
   console.log(`bench/soak: ${environment()}`); // before pinning, which makes nproc 1
-  const pin = canPin();
-  if (pin) pinSelf();
-  console.log(
-    pin
-      ? 'server pinned to core 0 (taskset -c 0), autocannon (this process) to core 1.'
-      : 'not pinned (no taskset, or a single core).',
-  );
+  const pin = pinLoad();
   const s = await startServer('bench/soak/server.ts', 'example', { pin, nodeArgs: ['--expose-gc'] });
 
   const home = (await send(s.port, { path: '/' })).body.toString();
