@@ -1,10 +1,11 @@
 // The page pipeline: from a matched request to a rendered response.
 //
+//   every request   → target = selectTarget(node, req)           (once, before the middlewares; in the context)
 //   serveHTTP page  → page.serveHTTP(req), as is
-//   other pages     → target = selectTarget(req)
-//                     props  = await page.props(req, target)    (once)
+//   other pages     → props  = await page.props(req, target)    (once)
 //                     html   = await page.page(props) | the selected partial(props)
 //                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
+//   any failure     → handleError: a Response as is, else the error handler with the same target, + Vary
 //
 // `props` may also return or throw a Response (sent as is), return
 // renderComponent(element) (rendered instead), or throw an HttpError. The
