@@ -4,7 +4,6 @@
 //
 //   public/app.css (1,204 bytes) → { type: "text/css; charset=utf-8", hash: "1c587453", etag: "\"HGdF…\"",
 //                                    identity: 1,204 bytes, gzip: 431 bytes, br: 366 bytes }
-
 //
 // node:fs, node:zlib and node:crypto are taken at run time (process.getBuiltinModule), never imported: pagetree's
 // entry then pulls no Node module into a bundle, and a worker serving files that pagetree-embed wrote (types,
