@@ -15,7 +15,7 @@
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
 import { isComponentName } from '../core/page/names.ts';
-import { composePath, parseTag } from '../core/route.ts';
+import { composePath, parseTag } from '../core/page/route.ts';
 import { isIgnoredFile } from './source-files.ts';
 
 /** One route of a mounted tree. */

@@ -16,7 +16,7 @@ import type { PageRequest } from '../mux/request.ts';
 import type { PageNode } from './page-node.ts';
 import type { RenderTarget } from './render-target.ts';
 import type { Tree } from './tree.ts';
-import type { RegisteredRoot, UrlParamsArg, UrlTarget } from '../url-types.ts';
+import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types.ts';
 
 /** The state of one request inside the page pipeline. */
 export interface RequestContext {

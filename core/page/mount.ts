@@ -12,7 +12,7 @@ import { ConflictError, MountError, PatternError } from '../errors.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
 import { rememberTree } from './context.ts';
 import { PageNode, type Middleware } from './page-node.ts';
-import { composePath, isRoute, parseTag, type PageClass } from '../route.ts';
+import { composePath, isRoute, parseTag, type PageClass } from './route.ts';
 import { Tree } from './tree.ts';
 
 /** Options of `mount`. */

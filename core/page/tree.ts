@@ -13,7 +13,7 @@ import { kebab, shortHash } from './names.ts';
 import type { Component, PageNode } from './page-node.ts';
 import { StaticFiles } from '../http/static.ts';
 import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for.ts';
-import type { UrlParamsArg, UrlTarget } from '../url-types.ts';
+import type { UrlParamsArg, UrlTarget } from './url-types.ts';
 
 /** One registered route, as `tree.routes()` lists it. */
 export interface RouteInfo {
