@@ -146,9 +146,12 @@ export class ServeMux implements HandlerObject {
     }
     const split = new SplitPath(path);
     const leaf = this.#tree.match(host, method, split, matches);
-    // The path with a trailing slash, for the redirect and the 405 (Go issue 67657: not for one that has it).
-    const withSlash = path.endsWith('/') ? null : new SplitPath(path + '/');
-    if (withSlash && path !== '' && !exactMatch(leaf, path)) {
+    // The path with a trailing slash, for the redirect and the 405 (Go issue 67657: not for one that has it),
+    // split only when one of them needs it (never for a hit) and then once.
+    const slashable = !path.endsWith('/');
+    let withSlash: SplitPath | null = null;
+    if (slashable && path !== '' && !exactMatch(leaf, path)) {
+      withSlash = new SplitPath(path + '/');
       // If "/x/" would match exactly, redirect "/x" there (reporting the pattern it leads to).
       const l2 = this.#tree.match(host, method, withSlash, []);
       if (exactMatch(l2, withSlash.path)) {
@@ -175,7 +178,7 @@ export class ServeMux implements HandlerObject {
       // (as the trailing-slash redirect would)?
       const methods = new Set<string>();
       this.#tree.matchingMethods(host, split, methods);
-      if (withSlash) this.#tree.matchingMethods(host, withSlash, methods);
+      if (slashable) this.#tree.matchingMethods(host, (withSlash ??= new SplitPath(path + '/')), methods);
       if (methods.size === 0) return { leaf: null, matches, own: notFound, pattern: '' };
       const allow = [...methods].sort().join(', ');
       return { leaf: null, matches, own: () => textError(405, 'Method Not Allowed', { allow }), pattern: '' };
