@@ -1,13 +1,29 @@
 // The public entry of pagetree: every export is named here, on purpose.
 
 export type { Children } from '@kitajs/html';
-export { currentPage, setHeader, setStatus } from './page/context.ts';
+export { currentPage, currentRequest, setHeader, setStatus } from './page/context.ts';
 export { CrossOriginProtection, crossOriginProtection } from './http/cross-origin.ts';
 export type { CrossOriginOptions } from './http/cross-origin.ts';
 export { defaultErrorHandler, redirect, renderComponent } from './page/dispatch.ts';
 export type { ErrorHandler, RenderComponent } from './page/dispatch.ts';
 export { ConflictError, HttpError, MountError, PatternError, UrlForError } from './errors.ts';
 export { id, idTarget, staticUrl, urlFor } from './page/context.ts';
+export { htmxDetails } from './page/htmx-details.ts';
+export type { HtmxDetails } from './page/htmx-details.ts';
+export {
+  alsoRender,
+  hxLocation,
+  hxPushUrl,
+  hxRedirect,
+  hxRefresh,
+  hxReplaceUrl,
+  hxReselect,
+  hxReswap,
+  hxRetarget,
+  hxTrigger,
+  stopPolling,
+} from './page/htmx-response.ts';
+export type { HxLocation, Swap, SwapStyle, TriggerTime } from './page/htmx-response.ts';
 export { liveReload } from './http/live-reload.ts';
 export type { IdTarget } from './page/context.ts';
 export { mount } from './page/mount.ts';

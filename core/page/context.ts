@@ -5,8 +5,9 @@
 //                                                                          id(this.todoList)     → ctx.tree.id
 //                                                                          setStatus(201)        → ctx.status
 //
-// `urlFor`, `id`, `idTarget`, `staticUrl`, `currentPage`, `setStatus` and `setHeader` find the request through
-// AsyncLocalStorage, entered once per request at mount's handler, outermost (so middleware sees it too).
+// `urlFor`, `id`, `idTarget`, `staticUrl`, `currentPage`, `currentRequest`, `setStatus`, `setHeader` and the htmx
+// helpers (htmx-response.ts) find the request through AsyncLocalStorage, entered once per request at mount's
+// handler, outermost (so middleware sees it too).
 // Outside a request, the mounted trees are searched instead and anything ambiguous is an error.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -14,6 +15,7 @@ import { UrlForError } from '../errors.ts';
 import { kebab } from './names.ts';
 import type { PageRequest } from '../mux/request.ts';
 import type { PageNode } from './page-node.ts';
+import type { HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';
 import type { Tree } from './tree.ts';
 import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types.ts';
@@ -23,12 +25,30 @@ export interface RequestContext {
   readonly tree: Tree;
   readonly node: PageNode;
   req: PageRequest;
+  /** What htmx says in the request's headers, read once. */
+  readonly htmx: HtmxDetails;
   /** What the request asks the page for, chosen once before the middlewares run; every step reads this one. */
   readonly target: RenderTarget;
-  /** Status set by `setStatus`, for the rendered response. */
-  status: number;
-  /** Headers set by `setHeader` (lower-case names), for the rendered response. */
+  /** Status set by `setStatus`, for the page's answer; undefined: 200. */
+  status: number | undefined;
+  /** Headers set by `setHeader` and the htmx header helpers (lower-case names), for the page's answer. */
   headers: Record<string, string> | undefined;
+  /** Events for `HX-Trigger` and its after-swap/after-settle forms, merged at the answer. */
+  triggers: Triggers | undefined;
+  /** Components to render into other regions of the page too (`alsoRender`). */
+  regions: Region[] | undefined;
+}
+
+/** Client events by when htmx fires them: name → detail. */
+export type Triggers = Partial<Record<'receive' | 'swap' | 'settle', Record<string, unknown>>>;
+
+/** One `alsoRender` call. */
+export interface Region {
+  readonly id: string;
+  readonly html: string | Promise<string>;
+  readonly swap: string;
+  /** The element htmx 2's hx-swap-oob wrapper uses. */
+  readonly tag: string;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
@@ -60,7 +80,16 @@ export function setHeader(name: string, value: string): void {
   (ctx.headers ??= {})[name.toLowerCase()] = value;
 }
 
-function context(api: string): RequestContext {
+/**
+ * The request being served, for code deep in a layout that was not handed it.
+ * @example new URL(currentRequest().url).searchParams.get('q')
+ */
+export function currentRequest(): PageRequest {
+  return context('currentRequest').req;
+}
+
+/** The current request's context; `api` names the caller in the error outside a request. */
+export function context(api: string): RequestContext {
   const ctx = requestContext.getStore();
   if (!ctx) throw new Error(`${api}(): called outside a request; call it from props() or a component`);
   return ctx;

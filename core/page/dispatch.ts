@@ -13,6 +13,8 @@
 // the error handler's answer, never half a page.
 
 import { requestContext, type RequestContext } from './context.ts';
+import { readHtmx } from './htmx-details.ts';
+import { answerHeaders, withRegions } from './htmx-response.ts';
 import { HttpError } from '../errors.ts';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../mux/request.ts';
 import type { Middleware, PageNode } from './page-node.ts';
@@ -59,8 +61,8 @@ function isRenderComponent(value: unknown): value is RenderComponent {
  * @example return redirect(urlFor(TodosPage)); // in props(), after a POST
  */
 export function redirect(url: string): Response {
-  const req = requestContext.getStore()?.req;
-  if (req?.headers.get('hx-request') === 'true') return liteResponse(200, '', { 'hx-location': url, vary: VARY });
+  const ctx = requestContext.getStore();
+  if (ctx?.htmx.isHtmx) return liteResponse(200, '', { 'hx-location': url, vary: VARY });
   return liteResponse(303, null, { location: url, vary: VARY });
 }
 
@@ -91,7 +93,7 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
   const { tree, node, middlewares, timeout } = options;
   let inner: HandlerFunc =
     node.kind === 'handler'
-      ? (req) => callHandler(node.page as HandlerObject, req)
+      ? (req) => serveHandler(node, node.page as HandlerObject, req)
       : (req) => renderPage(node, node.page as PageObject, req, options);
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const h = middlewares[i]!(inner, node);
@@ -117,13 +119,17 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
   return (req) => {
     // The node adapter's requests answer bad bodies with 4xx themselves; others learn it here.
     if (!(abortKey in req)) guardBody(req);
+    const htmx = readHtmx(req.headers);
     const ctx: RequestContext = {
       tree,
       node,
       req,
-      target: selectTarget(node, req.headers),
-      status: 200,
+      htmx,
+      target: selectTarget(node, htmx),
+      status: undefined,
       headers: undefined,
+      triggers: undefined,
+      regions: undefined,
     };
     return requestContext.run(ctx, bounded, ctx);
   };
@@ -188,12 +194,18 @@ function finishPage(
   props: unknown,
   ctx: RequestContext,
 ): Response | Promise<Response> {
-  if (props instanceof Response) return withVary(props);
+  if (props instanceof Response) return withVary(withContext(props, ctx, 'props()'));
   let html: unknown;
+  // A fragment (a partial, or what props asked for) may carry other regions along; the full page has them all.
+  let fragment = true;
   if (isRenderComponent(props)) {
     html = props[kElement];
   } else {
-    const selected = selectedComponent(ctx.target) ?? node.components.find((c) => c.name === 'page');
+    let selected = selectedComponent(ctx.target);
+    if (!selected) {
+      selected = node.components.find((c) => c.name === 'page') ?? null;
+      fragment = false;
+    }
     if (!selected) {
       throw new Error(
         `${node.fieldPath} has no page() to render its props with; add page(), or return renderComponent(...) ` +
@@ -202,6 +214,7 @@ function finishPage(
     }
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
+  if (fragment && ctx.regions && ctx.htmx.isHtmx) html = withRegions(html, ctx);
   return isThenable(html)
     ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx))
     : htmlResponse(node, html, ctx);
@@ -211,7 +224,38 @@ function htmlResponse(node: PageNode, html: unknown, ctx: RequestContext): Respo
   if (typeof html !== 'string') {
     throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
   }
-  return liteResponse(ctx.status, html, ctx.headers ? { ...htmlHeaders, ...ctx.headers } : htmlHeaders);
+  const headers = answerHeaders(ctx);
+  return liteResponse(ctx.status ?? 200, html, headers ? { ...htmlHeaders, ...headers } : htmlHeaders);
+}
+
+// A serveHTTP page's answer, with what it set through setHeader and the htmx helpers.
+function serveHandler(node: PageNode, page: HandlerObject, req: PageRequest): Response | Promise<Response> {
+  const res = callHandler(page, req);
+  const ctx = requestContext.getStore()!;
+  const api = `${node.fieldPath}.serveHTTP()`;
+  return res instanceof Promise ? res.then((r) => withContext(r, ctx, api)) : withContext(res, ctx, api);
+}
+
+// A Response from the page keeps its own status and headers and gains the headers set through setHeader and
+// the htmx helpers that it does not have. A status set by setStatus that differs from its own is an error, not
+// something to drop silently.
+function withContext(res: Response, ctx: RequestContext, api: string): Response {
+  if (ctx.status !== undefined && ctx.status !== res.status) {
+    throw new Error(
+      `${api} returned a Response with status ${res.status} after setStatus(${ctx.status}); ` +
+        `give the status to the Response, or render instead of returning one`,
+    );
+  }
+  const headers = answerHeaders(ctx);
+  if (!headers) return res;
+  const data = liteData(res);
+  if (data) return liteResponse(data.status, data.body, { ...headers, ...data.headers });
+  const merged = new Headers(headers);
+  res.headers.forEach((value, name) => {
+    if (name === 'set-cookie') merged.append(name, value);
+    else merged.set(name, value);
+  });
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: merged });
 }
 
 function isThenable(x: unknown): x is PromiseLike<unknown> {

@@ -1,29 +1,33 @@
 // Which part of a page a request asks for.
 //
 // htmx marks its requests with `HX-Request: true` and names the element it
-// will swap in `HX-Target`: htmx 2 sends the bare id ("todo-list"), htmx 4
-// sends "tag#id" ("ul#todo-list", or a bare "body" when the element has no id,
-// and then it also sends `HX-Request-Type`). A partial request gets the one
-// component that renders that element; everything else gets the full page:
+// will swap in `HX-Target` (read once into HtmxDetails: htmx-details.ts). A
+// partial request gets the one component that renders that element;
+// everything else gets the full page, and then `partial` is false:
 //
-//   HX-Request  HX-Target          other                         → renders
-//   (none)                                                       → page
-//   true        todos-todo-list                                  → todoList (exact id)
-//   true        ul#todo-list       HX-Request-Type: partial      → todoList (kebab name)
-//   true        main-todo-list                                   → todoList (suffix)
-//   true        body               HX-Request-Type: partial      → page (a tag, no id)
-//   true        todos-todo-list    HX-History-Restore-Request    → page
-//   true        todos-todo-list    HX-Request-Type: full         → page
-//   true        (none)             HX-Boosted: true              → page
+//   HX-Request  HX-Target          other                         → renders    partial
+//   (none)                                                       → page       false
+//   true        todos-todo-list                                  → todoList   true (exact id)
+//   true        ul#todo-list       HX-Request-Type: partial      → todoList   true (kebab name)
+//   true        main-todo-list                                   → todoList   true (suffix)
+//   true        body               HX-Request-Type: partial      → page       false (a tag, no id)
+//   true        (none)                                           → page       false (htmx 2 following HX-Location)
+//   true        todos-todo-list    HX-History-Restore-Request    → page       false
+//   true        todos-todo-list    HX-Request-Type: full         → page       false
+//   true        (none)             HX-Boosted: true              → page       false
 
 import { kebab } from './names.ts';
 import type { Component, PageNode } from './page-node.ts';
+import type { HtmxDetails } from './htmx-details.ts';
 
 /** The part of the page a request asks for; `props(req, target)` receives it. */
 export interface RenderTarget {
   /** The element id the request targets, or null. */
   readonly id: string | null;
-  /** Whether this is an htmx partial request (errors then answer with a fragment). */
+  /**
+   * Whether a component other than `page()` renders the answer: true exactly when the pipeline renders a
+   * partial, so an error handler answers with a fragment. A full-page render is never partial.
+   */
   readonly partial: boolean;
   /** The selected component's method name, or null for the full page. */
   readonly component: string | null;
@@ -40,12 +44,15 @@ class Target implements RenderTarget {
   readonly partial: boolean;
   readonly selected: Component | null;
   readonly node: PageNode;
+  // An htmx request that names an element: a standalone component may render it.
+  readonly #asked: boolean;
 
-  constructor(id: string | null, partial: boolean, selected: Component | null, node: PageNode) {
+  constructor(node: PageNode, id: string | null = null, selected: Component | null = null, asked = false) {
     this.id = id;
-    this.partial = partial;
     this.selected = selected;
+    this.partial = selected !== null && selected.name !== 'page';
     this.node = node;
+    this.#asked = asked;
   }
 
   get component(): string | null {
@@ -56,7 +63,7 @@ class Target implements RenderTarget {
     if (typeof fn !== 'function') return false;
     if (this.selected && this.selected.fn === fn) return true;
     if (this.node.componentOf(fn)) return false; // another method of this page
-    return this.partial && this.id !== null && kebab(fn.name) === this.id;
+    return this.#asked && this.id !== null && kebab(fn.name) === this.id;
   }
 }
 
@@ -65,34 +72,17 @@ export function selectedComponent(target: RenderTarget): Component | null {
   return target instanceof Target ? target.selected : null;
 }
 
-/** The full-page target of a node (no htmx, or nothing matched). */
-function fullTarget(node: PageNode, partial = false, id: string | null = null): RenderTarget {
-  return new Target(id, partial, null, node);
-}
-
 /**
- * Chooses the render target of a request for a page node.
- * @example selectTarget(node, req).component // → "todoList" for HX-Target "todo-list"
+ * Chooses the render target of a request for a page node from its htmx details.
+ * @example selectTarget(node, readHtmx(req.headers)).component // → "todoList" for HX-Target "todo-list"
  */
-export function selectTarget(node: PageNode, headers: Headers): RenderTarget {
-  if (headers.get('hx-request') !== 'true') return fullTarget(node);
-  if (headers.get('hx-history-restore-request') === 'true' || headers.get('hx-request-type') === 'full') {
-    return fullTarget(node);
-  }
-  const id = targetId(headers.get('hx-target'), headers.has('hx-request-type'));
+export function selectTarget(node: PageNode, hx: HtmxDetails): RenderTarget {
+  if (!hx.isHtmx || hx.historyRestore || hx.requestType === 'full') return new Target(node);
+  const id = hx.target;
   const selected = id === null ? null : matchComponent(node.components, id);
   // A boosted request that names no component of this page is a navigation.
-  if (!selected && headers.get('hx-boosted') === 'true') return fullTarget(node, false, id);
-  return new Target(id, true, selected, node);
-}
-
-// The id in HX-Target: after the first "#" (htmx 4's "tag#id"); a bare value
-// is an id from htmx 2 but a tag name from htmx 4 (which sends HX-Request-Type).
-function targetId(header: string | null, htmx4: boolean): string | null {
-  if (!header) return null;
-  const hash = header.indexOf('#');
-  if (hash >= 0) return header.slice(hash + 1) || null;
-  return htmx4 ? null : header;
+  if (!selected && hx.boosted) return new Target(node, id);
+  return new Target(node, id, selected, true);
 }
 
 /**

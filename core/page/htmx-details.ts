@@ -1,0 +1,117 @@
+// What an htmx request says about itself, read once per request.
+//
+// htmx 2 and htmx 4 say the same things with different headers:
+//
+//   fact                htmx 2                          htmx 4
+//   an htmx request     HX-Request: true                HX-Request: true (not on history restore)
+//   version             (no HX-Request-Type)            HX-Request-Type: partial | full
+//   target id           HX-Target: todos-list           HX-Target: ul#todos-list ("body": a tag, no id)
+//   source element      HX-Trigger: delete-btn          HX-Source: button#delete-btn
+//                       HX-Trigger-Name: action
+//   boosted             HX-Boosted: true                HX-Boosted: true
+//   history restore     HX-History-Restore-Request      (no HX-Request at all: a plain load)
+//   current URL         HX-Current-URL                  HX-Current-URL
+//   prompt answer       HX-Prompt                       HX-Prompt
+//
+// A request that is not from htmx gets one shared object with every field empty.
+
+import { requestContext } from './context.ts';
+
+/** What an htmx request says, the same for htmx 2 and htmx 4: `htmxDetails(req)`. */
+export interface HtmxDetails {
+  /** Whether htmx sent the request (`HX-Request: true`). */
+  readonly isHtmx: boolean;
+  /** 4 when the request carries htmx 4's `HX-Request-Type`, 2 for other htmx requests, null for the rest. */
+  readonly version: 2 | 4 | null;
+  /** Whether a boosted link or form sent it (`HX-Boosted`). */
+  readonly boosted: boolean;
+  /** Whether htmx 2 asks for a page to restore history (htmx 4 then sends a plain request). */
+  readonly historyRestore: boolean;
+  /** htmx 4's `HX-Request-Type`: "partial" or "full"; null from htmx 2. */
+  readonly requestType: 'partial' | 'full' | null;
+  /** The id of the element htmx will swap into, without "#"; null when it has no id. */
+  readonly target: string | null;
+  /** The id of the element that sent the request (htmx 2 `HX-Trigger`, htmx 4 `HX-Source`), or null. */
+  readonly sourceId: string | null;
+  /** The tag of that element, lower case (htmx 4 only: `HX-Source` "button#delete"), or null. */
+  readonly sourceTag: string | null;
+  /** The `name` of that element (htmx 2 only: `HX-Trigger-Name`), or null. */
+  readonly sourceName: string | null;
+  /** The URL of the page in the browser (`HX-Current-URL`), or null. */
+  readonly currentUrl: string | null;
+  /** The user's answer to `hx-prompt` (`HX-Prompt`), or null. */
+  readonly prompt: string | null;
+}
+
+/** The details of a request htmx did not send. */
+export const notHtmx: HtmxDetails = Object.freeze({
+  isHtmx: false,
+  version: null,
+  boosted: false,
+  historyRestore: false,
+  requestType: null,
+  target: null,
+  sourceId: null,
+  sourceTag: null,
+  sourceName: null,
+  currentUrl: null,
+  prompt: null,
+});
+
+/**
+ * What htmx says in a request: the current one by default (read once per request), or the one given.
+ * @example htmxDetails().sourceId === 'delete-from-row' // htmx 2 HX-Trigger, htmx 4 HX-Source "button#delete-from-row"
+ */
+export function htmxDetails(req?: Request): HtmxDetails {
+  const ctx = requestContext.getStore();
+  if (ctx && (req === undefined || req === ctx.req)) return ctx.htmx;
+  if (req === undefined) throw new Error('htmxDetails(): called outside a request; pass the request');
+  return readHtmx(req.headers);
+}
+
+/**
+ * Reads the htmx headers of a request.
+ * @example readHtmx(new Headers({ 'hx-request': 'true', 'hx-target': 'ul#list', 'hx-request-type': 'partial' })).target // → "list"
+ */
+export function readHtmx(headers: Headers): HtmxDetails {
+  if (headers.get('hx-request') !== 'true') return notHtmx;
+  const type = headers.get('hx-request-type');
+  const htmx4 = type !== null;
+  let sourceId: string | null;
+  let sourceTag: string | null = null;
+  if (htmx4) {
+    const source = headers.get('hx-source');
+    [sourceTag, sourceId] = source === null ? [null, null] : splitTagId(source);
+  } else {
+    sourceId = headers.get('hx-trigger') || null;
+  }
+  return {
+    isHtmx: true,
+    version: htmx4 ? 4 : 2,
+    boosted: headers.get('hx-boosted') === 'true',
+    historyRestore: headers.get('hx-history-restore-request') === 'true',
+    requestType: type === 'full' ? 'full' : type === 'partial' ? 'partial' : null,
+    target: targetId(headers.get('hx-target'), htmx4),
+    sourceId,
+    sourceTag,
+    sourceName: htmx4 ? null : headers.get('hx-trigger-name') || null,
+    currentUrl: headers.get('hx-current-url'),
+    prompt: headers.get('hx-prompt'),
+  };
+}
+
+// The id in HX-Target: after the first "#" (htmx 4's "tag#id"); a bare value
+// is an id from htmx 2 but a tag name from htmx 4.
+function targetId(header: string | null, htmx4: boolean): string | null {
+  if (!header) return null;
+  const hash = header.indexOf('#');
+  if (hash >= 0) return header.slice(hash + 1) || null;
+  return htmx4 ? null : header;
+}
+
+// htmx 4's "tag#id" (or a bare "tag" when the element has no id).
+function splitTagId(value: string): [tag: string | null, id: string | null] {
+  const hash = value.indexOf('#');
+  if (hash < 0) return [value.toLowerCase() || null, null];
+  return [value.slice(0, hash).toLowerCase() || null, value.slice(hash + 1) || null];
+}

@@ -1,0 +1,305 @@
+// What a page tells htmx besides its HTML: response headers, and other regions rendered along.
+//
+//   props() / an action / a component      the page's answer
+//   hxTrigger('task-added', { title })  →  HX-Trigger: {"task-added":{"title":"Milk"}}
+//   hxPushUrl(urlFor(TasksPage))        →  HX-Push-Url: /
+//   alsoRender(this.openCount, <b>3</b>) →  <ul>…the partial…</ul>
+//                                            htmx 4: <hx-partial id="tasks-open-count" hx-swap="innerHTML"><b>3</b></hx-partial>
+//                                            htmx 2: <div id="tasks-open-count" hx-swap-oob="innerHTML"><b>3</b></div>
+//
+// Each helper records on the current request (context.ts); the pipeline writes the record into the page's answer
+// (dispatch.ts), whether it renders or props() returns a Response. The form follows the requesting htmx:
+//   - htmx 4 dropped HX-Trigger-After-Swap/-Settle: every trigger goes into HX-Trigger, fired after the swap.
+//   - htmx 4 dropped status 286: stopPolling() works for htmx 2 only (htmx 4: swap the poller away).
+//   - htmx 2 reads <hx-partial> only from 2.0.11 on, so htmx 2 gets hx-swap-oob, which every 2.x reads.
+
+import { context, idTarget, id as idOf, type IdTarget, type RequestContext } from './context.ts';
+
+/** How htmx inserts content: `hx-swap` styles both versions know, plus htmx 4's `textContent`. */
+export type SwapStyle =
+  | 'innerHTML'
+  | 'outerHTML'
+  | 'textContent'
+  | 'beforebegin'
+  | 'afterbegin'
+  | 'beforeend'
+  | 'afterend'
+  | 'delete'
+  | 'none';
+
+/** A swap style, optionally with htmx modifiers: "innerHTML", "outerHTML swap:200ms". */
+export type Swap = SwapStyle | `${SwapStyle} ${string}`;
+
+const swapStyles = new Set<string>([
+  'innerHTML',
+  'outerHTML',
+  'textContent',
+  'beforebegin',
+  'afterbegin',
+  'beforeend',
+  'afterend',
+  'delete',
+  'none',
+]);
+
+/** When htmx fires a triggered event: on receiving the answer (default), after the swap, or after settling. */
+export type TriggerTime = 'receive' | 'swap' | 'settle';
+
+/**
+ * Fires a client event when htmx gets the answer (`HX-Trigger`); several calls merge into one header. `detail`
+ * becomes `event.detail` (an object as is, anything else as `{ value }`). htmx 4 fires every trigger after the
+ * swap; htmx 2 honours `after` (`HX-Trigger-After-Swap`, `HX-Trigger-After-Settle`).
+ * @example hxTrigger('task-added', { title }) // → HX-Trigger: {"task-added":{"title":"Milk"}}
+ */
+export function hxTrigger(event: string, detail?: unknown, options: { after?: TriggerTime } = {}): void {
+  if (event === '') throw new TypeError('hxTrigger(): the event name is empty');
+  const ctx = context('hxTrigger');
+  const when = options.after ?? 'receive';
+  const triggers = (ctx.triggers ??= {});
+  (triggers[when] ??= {})[event] = detail;
+}
+
+/**
+ * Makes htmx swap the answer into another element (`HX-Retarget`): a page method or component (its id), or a
+ * CSS selector string.
+ * @example hxRetarget(this.errors) // → HX-Retarget: #tasks-errors
+ */
+export function hxRetarget(target: IdTarget): void {
+  put('hxRetarget', 'hx-retarget', idTarget(target));
+}
+
+/**
+ * Overrides how htmx swaps the answer (`HX-Reswap`).
+ * @example hxReswap('outerHTML')
+ */
+export function hxReswap(swap: Swap): void {
+  put('hxReswap', 'hx-reswap', checkSwap('hxReswap', swap));
+}
+
+/**
+ * Makes htmx swap only part of the answer (`HX-Reselect`): a CSS selector.
+ * @example hxReselect('#results')
+ */
+export function hxReselect(selector: string): void {
+  put('hxReselect', 'hx-reselect', selector);
+}
+
+/**
+ * Pushes a URL into the browser history (`HX-Push-Url`); `false` prevents the push the element asked for.
+ * @example hxPushUrl(urlFor(TasksPage, { q })) // → HX-Push-Url: /?q=milk
+ */
+export function hxPushUrl(url: string | false): void {
+  put('hxPushUrl', 'hx-push-url', url === false ? 'false' : url);
+}
+
+/**
+ * Replaces the current URL in the browser history (`HX-Replace-Url`); `false` prevents it.
+ * @example hxReplaceUrl(urlFor(TasksPage))
+ */
+export function hxReplaceUrl(url: string | false): void {
+  put('hxReplaceUrl', 'hx-replace-url', url === false ? 'false' : url);
+}
+
+/**
+ * Makes the browser reload the whole page (`HX-Refresh: true`).
+ * @example hxRefresh()
+ */
+export function hxRefresh(): void {
+  put('hxRefresh', 'hx-refresh', 'true');
+}
+
+/**
+ * Makes the browser leave for a URL with a full load (`HX-Redirect`).
+ * @example hxRedirect(urlFor(LoginPage))
+ */
+export function hxRedirect(url: string): void {
+  put('hxRedirect', 'hx-redirect', url);
+}
+
+/** The object form of `HX-Location`: where htmx navigates and how it swaps the answer. */
+export interface HxLocation {
+  /** The URL to GET, e.g. from `urlFor`. */
+  path: string;
+  /** Where to swap it: a page method or component (its id), or a CSS selector; default `body`. */
+  target?: IdTarget;
+  swap?: Swap;
+  /** A CSS selector of the part of the answer to swap. */
+  select?: string;
+  /** Values to send, as form fields. */
+  values?: Record<string, unknown>;
+  /** Request headers to add. */
+  headers?: Record<string, string>;
+  /** The URL to push into history instead of `path`, or `false` for none. */
+  push?: string | false;
+  /** The URL to replace the current one with instead of pushing. */
+  replace?: string;
+}
+
+/**
+ * Navigates without a full load (`HX-Location`): htmx GETs the URL and swaps it in (the body by default) and
+ * pushes it into history. Inside a page answering both htmx and plain requests, `redirect(url)` does this for
+ * htmx and a 303 for the rest.
+ * @example hxLocation({ path: urlFor(TasksPage), target: TasksPage.prototype.taskList }) // → HX-Location: {"path":"/","target":"#tasks-task-list"}
+ */
+export function hxLocation(location: string | HxLocation): void {
+  if (typeof location === 'string') return put('hxLocation', 'hx-location', location);
+  const { target, swap, push, ...rest } = location;
+  const value: Record<string, unknown> = { ...rest };
+  if (target !== undefined) value.target = idTarget(target);
+  if (swap !== undefined) value.swap = checkSwap('hxLocation', swap);
+  if (push !== undefined) value.push = push === false ? 'false' : push;
+  put('hxLocation', 'hx-location', headerJson(value));
+}
+
+/**
+ * Stops an `hx-trigger="every …"` poll: status 286, which htmx 2 honours. htmx 4 dropped it (a poll there stops
+ * when its element leaves the page: answer with `hxReswap('outerHTML')` and markup without the poll).
+ * Returns whether the requesting htmx stops.
+ * @example if (job.done) stopPolling();
+ */
+export function stopPolling(): boolean {
+  const ctx = context('stopPolling');
+  if (ctx.htmx.version !== 2) return false;
+  ctx.status = 286;
+  return true;
+}
+
+/**
+ * Renders a component into its region of the page too, beside the answer: "also update the open-task count".
+ * The region is a page method or component (its id comes from `id()`) or an id string. htmx 4 gets
+ * `<hx-partial>`, htmx 2 `hx-swap-oob`; a full-page answer gets nothing (the page renders every region). `swap`
+ * is innerHTML by default. `tag` is the element htmx 2 reads the content from (default `div`): give the region's
+ * own tag when the content is table rows or cells (`tbody`, `tr`), which a `div` cannot hold.
+ * @example alsoRender(TasksPage.prototype.openCount, <>{open}</>)
+ */
+export function alsoRender(
+  region: IdTarget,
+  element: string | Promise<string>,
+  options: { swap?: Swap; tag?: string } = {},
+): void {
+  const ctx = context('alsoRender');
+  if (typeof region === 'string' && (region === '' || region.startsWith('#'))) {
+    throw new TypeError(`alsoRender(${JSON.stringify(region)}): give the element id without "#", or the component`);
+  }
+  const swap = checkSwap('alsoRender', options.swap ?? 'innerHTML');
+  const tag = options.tag ?? 'div';
+  if (!/^[a-z][a-z0-9-]*$/.test(tag)) throw new TypeError(`alsoRender(): tag ${JSON.stringify(tag)} is no tag name`);
+  (ctx.regions ??= []).push({ id: idOf(region), html: element, swap, tag });
+}
+
+/** The headers the helpers and setHeader recorded, ready for the answer; undefined when there are none. */
+export function answerHeaders(ctx: RequestContext): Record<string, string> | undefined {
+  if (!ctx.triggers) return ctx.headers;
+  const headers = { ...ctx.headers };
+  const { receive, swap, settle } = ctx.triggers;
+  if (ctx.htmx.version === 4) {
+    // One header, fired after the swap, for all three.
+    const all = { ...receive, ...swap, ...settle };
+    headers['hx-trigger'] = triggerHeader(all);
+  } else {
+    if (receive) headers['hx-trigger'] = triggerHeader(receive);
+    if (swap) headers['hx-trigger-after-swap'] = triggerHeader(swap);
+    if (settle) headers['hx-trigger-after-settle'] = triggerHeader(settle);
+  }
+  return headers;
+}
+
+/** The answer's HTML with the regions of alsoRender after it, in the requesting htmx's form. */
+export function withRegions(html: unknown, ctx: RequestContext): unknown {
+  const regions = ctx.regions!;
+  const parts: unknown[] = [html];
+  for (const r of regions) parts.push(r.html);
+  const join = (done: unknown[]): unknown => {
+    if (typeof done[0] !== 'string') return done[0]; // the pipeline names what went wrong
+    let out = done[0];
+    for (let i = 0; i < regions.length; i++) out += regionHtml(regions[i]!, String(done[i + 1]), ctx.htmx.version);
+    return out;
+  };
+  return parts.some(isThenable) ? Promise.all(parts).then(join) : join(parts);
+}
+
+function regionHtml(region: { id: string; swap: string; tag: string }, html: string, version: 2 | 4 | null): string {
+  const id = escapeAttr(region.id);
+  if (version === 4) return `<hx-partial id="${id}" hx-swap="${escapeAttr(region.swap)}">${html}</hx-partial>`;
+  // htmx 2 reads only the style; for outerHTML it swaps in the wrapper itself, so the content must be that element.
+  const style = region.swap.split(' ', 1)[0]!;
+  if (style === 'outerHTML') return `<template>${withOobAttribute(html, region.id)}</template>`;
+  return `<${region.tag} id="${id}" hx-swap-oob="${style}">${html}</${region.tag}>`;
+}
+
+// htmx 2's outerHTML form: the rendered element itself carries hx-swap-oob, aimed at the region by selector.
+function withOobAttribute(html: string, id: string): string {
+  const m = /^\s*<([a-zA-Z][^\s/>]*)/.exec(html);
+  if (!m) {
+    throw new TypeError(
+      `alsoRender(${JSON.stringify(id)}, …, { swap: 'outerHTML' }): the element must render one root element`,
+    );
+  }
+  const at = m.index + m[0].length;
+  return `${html.slice(0, at)} hx-swap-oob="outerHTML:#${escapeAttr(cssIdent(id))}"${html.slice(at)}`;
+}
+
+function put(api: string, name: string, value: string): void {
+  const ctx = context(api);
+  (ctx.headers ??= {})[name] = headerValue(api, value);
+}
+
+function checkSwap(api: string, swap: string): string {
+  const style = swap.split(' ', 1)[0]!;
+  if (!swapStyles.has(style)) {
+    throw new TypeError(
+      `${api}(): unknown swap style ${JSON.stringify(style)}; use one of ${[...swapStyles].join(', ')}`,
+    );
+  }
+  return swap;
+}
+
+// A header value must be one line of Latin-1; a URL from urlFor always is.
+function headerValue(api: string, value: string): string {
+  if (/[\r\n\0]|[^\x20-\xff\t]/.test(value)) {
+    throw new TypeError(`${api}(): ${JSON.stringify(value)} cannot be a header value; percent-encode URLs`);
+  }
+  return value;
+}
+
+// "a, b" when no event has a detail, else JSON (both htmx versions read both forms).
+function triggerHeader(events: Record<string, unknown>): string {
+  const names = Object.keys(events);
+  const plain = names.every((n) => events[n] === undefined && /^[^\s,{]+$/.test(n));
+  if (plain) return names.join(', ');
+  const value: Record<string, unknown> = {};
+  for (const n of names) value[n] = events[n] ?? null;
+  return headerJson(value);
+}
+
+// JSON that is a valid header value: non-ASCII escaped as \uXXXX (JSON.stringify escapes the control characters).
+function headerJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[\u007f-\uffff]/g,
+    (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'),
+  );
+}
+
+function escapeAttr(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+// CSS.escape (CSSOM "serialize an identifier"), which Node lacks, for an id in a selector.
+function cssIdent(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0) out += '\ufffd';
+    else if ((c >= 1 && c <= 0x1f) || c === 0x7f) out += `\\${c.toString(16)} `;
+    else if (i === 0 && c >= 0x30 && c <= 0x39) out += `\\${c.toString(16)} `;
+    else if (i === 1 && c >= 0x30 && c <= 0x39 && s.charCodeAt(0) === 0x2d) out += `\\${c.toString(16)} `;
+    else if (i === 0 && c === 0x2d && s.length === 1) out += '\\-';
+    else if (c >= 0x80 || c === 0x2d || c === 0x5f || /[0-9A-Za-z]/.test(s[i]!)) out += s[i];
+    else out += '\\' + s[i];
+  }
+  return out;
+}
+
+function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
+}
