@@ -17,6 +17,7 @@ test('the public names of pagetree', () => {
     'currentRequest',
     'defaultErrorHandler',
     'htmxDetails',
+    'htmxRequest',
     'hxLocation',
     'hxPushUrl',
     'hxRedirect',

@@ -10,6 +10,8 @@ export { ConflictError, HttpError, MountError, PatternError, UrlForError } from 
 export { id, idTarget, staticUrl, urlFor } from './page/context.ts';
 export { htmxDetails } from './page/htmx-details.ts';
 export type { HtmxDetails } from './page/htmx-details.ts';
+export { htmxRequest } from './page/htmx-request.ts';
+export type { HtmxRequestOptions } from './page/htmx-request.ts';
 export {
   alsoRender,
   hxLocation,

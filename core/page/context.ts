@@ -114,9 +114,14 @@ export function id(x: IdTarget): string {
   if (ctx) return ctx.tree.id(x, ctx.node);
   if (typeof x !== 'function') return onlyTree('id([...])').id(x);
   const trees = [...mountedTrees].filter((t) => t.hasComponent(x));
-  if (trees.length === 1) return trees[0]!.id(x);
   if (trees.length === 0) return kebab(x.name);
-  throw new Error(`id(${x.name}): the method is mounted in ${trees.length} trees; use tree.id() on the one you mean`);
+  // The same app mounted twice (a test each) gives the method the same id: not ambiguous.
+  const ids = new Set(trees.map((t) => t.id(x)));
+  if (ids.size === 1) return [...ids][0]!;
+  throw new Error(
+    `id(${x.name}): the method is mounted in ${trees.length} trees with different ids (${[...ids].join(', ')}); ` +
+      `use tree.id() on the one you mean`,
+  );
 }
 
 /**

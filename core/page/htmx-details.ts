@@ -11,7 +11,7 @@
 //   boosted             HX-Boosted: true                HX-Boosted: true
 //   history restore     HX-History-Restore-Request      (no HX-Request at all: a plain load)
 //   current URL         HX-Current-URL                  HX-Current-URL
-//   prompt answer       HX-Prompt                       HX-Prompt
+//   prompt answer       HX-Prompt                       HX-Prompt, URI-encoded (its hx-prompt extension)
 //
 // A request that is not from htmx gets one shared object with every field empty.
 
@@ -96,7 +96,7 @@ export function readHtmx(headers: Headers): HtmxDetails {
     sourceTag,
     sourceName: htmx4 ? null : headers.get('hx-trigger-name') || null,
     currentUrl: headers.get('hx-current-url'),
-    prompt: headers.get('hx-prompt'),
+    prompt: htmx4 ? decodePrompt(headers.get('hx-prompt')) : headers.get('hx-prompt'),
   };
 }
 
@@ -114,4 +114,14 @@ function splitTagId(value: string): [tag: string | null, id: string | null] {
   const hash = value.indexOf('#');
   if (hash < 0) return [value.toLowerCase() || null, null];
   return [value.slice(0, hash).toLowerCase() || null, value.slice(hash + 1) || null];
+}
+
+// htmx 4's hx-prompt extension sends encodeURI(answer); a value that does not decode is taken as sent.
+function decodePrompt(value: string | null): string | null {
+  if (value === null) return null;
+  try {
+    return decodeURI(value);
+  } catch {
+    return value;
+  }
 }

@@ -5,7 +5,7 @@
 //   hxPushUrl(urlFor(TasksPage))        →  HX-Push-Url: /
 //   alsoRender(this.openCount, <b>3</b>) →  <ul>…the partial…</ul>
 //                                            htmx 4: <hx-partial id="tasks-open-count" hx-swap="innerHTML"><b>3</b></hx-partial>
-//                                            htmx 2: <div id="tasks-open-count" hx-swap-oob="innerHTML"><b>3</b></div>
+//                                            htmx 2: <template><div id="tasks-open-count" hx-swap-oob="innerHTML"><b>3</b></div></template>
 //
 // Each helper records on the current request (context.ts); the pipeline writes the record into the page's answer
 // (dispatch.ts), whether it renders or props() returns a Response. The form follows the requesting htmx:
@@ -221,10 +221,11 @@ export function withRegions(html: unknown, ctx: RequestContext): unknown {
 function regionHtml(region: { id: string; swap: string; tag: string }, html: string, version: 2 | 4 | null): string {
   const id = escapeAttr(region.id);
   if (version === 4) return `<hx-partial id="${id}" hx-swap="${escapeAttr(region.swap)}">${html}</hx-partial>`;
-  // htmx 2 reads only the style; for outerHTML it swaps in the wrapper itself, so the content must be that element.
+  // htmx 2 reads only the style, and for outerHTML swaps in the element itself, so that element carries the
+  // attribute. Inside its own <template> the wrapper parses wherever it stands (a <tbody> after a <div> would not).
   const style = region.swap.split(' ', 1)[0]!;
   if (style === 'outerHTML') return `<template>${withOobAttribute(html, region.id)}</template>`;
-  return `<${region.tag} id="${id}" hx-swap-oob="${style}">${html}</${region.tag}>`;
+  return `<template><${region.tag} id="${id}" hx-swap-oob="${style}">${html}</${region.tag}></template>`;
 }
 
 // htmx 2's outerHTML form: the rendered element itself carries hx-swap-oob, aimed at the region by selector.
