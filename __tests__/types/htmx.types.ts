@@ -55,7 +55,7 @@ export function checks(): void {
   const details: HtmxDetails = htmxDetails(htmxRequest('/x', { version: 2, target: TasksPage.prototype.openCount }));
   const version: Equal<typeof details.version, 2 | 4 | null> = true;
   const requestType: Equal<typeof details.requestType, 'partial' | 'full' | null> = true;
-  void [version, requestType];
+  void [version, requestType, details];
   // @ts-expect-error htmx 3 does not exist
   htmxRequest('/x', { version: 3 });
   const swap: Swap = 'delete';
