@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Admin, UserPage } from '../pages-example/admin.tsx';
 import { createApp } from '../pages-example/app.tsx';
 import { TasksPage, ToggleTask } from '../pages-example/tasks.tsx';
+import { htmxRequest } from '../core/index.ts';
 import { fetchPage, htmx2, htmx4 } from './support/http.ts';
 
 const form = (fields: Record<string, string>) => ({
@@ -38,22 +39,35 @@ test('the home page is a full document with the nav, the add form and the list r
   expect(r.body).toContain('<a href="/" aria-current="page">Tasks</a><a href="/admin/">Admin</a>');
   expect(r.body).toContain('hx-post="/tasks" hx-target="#tasks-task-list"');
   expect(r.body).toContain('<section id="tasks-task-list"><p class="empty">No tasks.</p></section>');
+  expect(r.body).toContain('<p class="open-count" id="tasks-open-count" aria-live="polite">0 open tasks</p>');
   expect(r.body).toMatch(/<script src="\/static\/htmx\.min\.[0-9a-f]{8}\.js" defer><\/script>/);
 });
 
-test.each([
-  ['htmx 2', htmx2('tasks-task-list')],
-  ['htmx 4', htmx4('section#tasks-task-list')],
-])('adding, toggling and deleting answer %s with the list fragment', async (_, headers) => {
-  const added = await post(app.mux, '/tasks', headers, { title: 'buy milk' });
-  expect(added.status).toBe(200);
-  expect(added.body).toMatch(/^<ul class="tasks"><li><button class="toggle" hx-post="\/tasks\/1\/toggle"/);
-  expect(added.body).not.toContain('<html');
-  const toggled = await post(app.mux, '/tasks/1/toggle', headers);
-  expect(toggled.body).toContain('<li class="done">');
-  const deleted = await fetchPage(app.mux, '/tasks/1', { method: 'DELETE', headers });
-  expect(deleted.body).toBe('<p class="empty">No tasks.</p>');
-});
+// The count region beside each answer, in the form each htmx reads.
+const countRegion = {
+  4: (text: string) => `<hx-partial id="tasks-open-count" hx-swap="innerHTML">${text}</hx-partial>`,
+  2: (text: string) => `<template><div id="tasks-open-count" hx-swap-oob="innerHTML">${text}</div></template>`,
+};
+
+test.each([4, 2] as const)(
+  'adding, toggling and deleting answer htmx %s with the list and the open-task count',
+  async (version) => {
+    const send = (url: string, method: string, form?: Record<string, string>) =>
+      app.mux.fetch(htmxRequest(url, { version, method, form, target: TasksPage.prototype.taskList }));
+    const added = await send('/tasks', 'POST', { title: 'Café <b>' });
+    const addedBody = await added.text();
+    expect(added.status).toBe(200);
+    expect(addedBody).toMatch(/^<ul class="tasks"><li><button class="toggle" hx-post="\/tasks\/1\/toggle"/);
+    expect(addedBody).toContain('<span class="title">Café &lt;b></span>');
+    expect(addedBody.endsWith(countRegion[version]('1 open task'))).toBe(true);
+    expect(added.headers.get('hx-trigger')).toBe('{"task-added":{"title":"Caf\\u00e9 <b>"}}');
+    const toggled = await (await send('/tasks/1/toggle', 'POST')).text();
+    expect(toggled).toContain('<li class="done">');
+    expect(toggled.endsWith(countRegion[version]('0 open tasks'))).toBe(true);
+    const deleted = await (await send('/tasks/1', 'DELETE')).text();
+    expect(deleted).toBe('<p class="empty">No tasks.</p>' + countRegion[version]('0 open tasks'));
+  },
+);
 
 test('the search answers htmx with only the matching tasks', async () => {
   await post(app.mux, '/tasks', htmx2('tasks-task-list'), { title: 'buy milk' });

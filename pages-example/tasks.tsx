@@ -1,7 +1,19 @@
 // The task list: the home page, its search partial, and the actions that
-// answer htmx with just the list.
+// answer htmx with just the list, the open-task count alongside, and a
+// "task-added" event for the notice.
 
-import { HttpError, id, idTarget, redirect, renderComponent, urlFor, type PageRequest } from 'pagetree';
+import {
+  alsoRender,
+  htmxDetails,
+  HttpError,
+  hxTrigger,
+  id,
+  idTarget,
+  redirect,
+  renderComponent,
+  urlFor,
+  type PageRequest,
+} from 'pagetree';
 import { Layout } from './layout.tsx';
 import type { Store, Task } from './store.ts';
 
@@ -19,12 +31,16 @@ export class TasksPage {
 
   props(req: PageRequest) {
     const q = new URL(req.url).searchParams.get('q') ?? '';
-    return { q, tasks: this.#deps.store.tasks(q) };
+    return { q, tasks: this.#deps.store.tasks(q), open: openTasks(this.#deps.store) };
   }
 
-  page(props: { q: string; tasks: Task[] }) {
+  page(props: { q: string; tasks: Task[]; open: number }) {
     return (
       <Layout title="Tasks">
+        <p class="open-count" id={id(this.openCount)} aria-live="polite">
+          {this.openCount(props)}
+        </p>
+        <p class="notice" id="notice" role="status"></p>
         <form
           class="add"
           action={urlFor(AddTask)}
@@ -55,6 +71,20 @@ export class TasksPage {
   taskList(props: { tasks: Task[] }) {
     return <TaskList tasks={props.tasks} />;
   }
+
+  openCount(props: { open: number }) {
+    return <OpenCount open={props.open} />;
+  }
+}
+
+/** "3 open tasks": the count in the page's header, updated by every action. */
+export function OpenCount(props: { open: number }): JSX.Element {
+  const n = props.open;
+  return <>{n === 1 ? '1 open task' : `${n} open tasks`}</>;
+}
+
+function openTasks(store: Store): number {
+  return store.tasks().filter((t) => !t.done).length;
 }
 
 /** The list of tasks, with toggle and delete buttons that answer with the list again. */
@@ -90,11 +120,11 @@ export function TaskList(props: { tasks: Task[] }): JSX.Element {
   );
 }
 
-// htmx gets the fresh list; a plain form post goes back to the home page (303).
-function answer(req: PageRequest, store: Store) {
-  return req.headers.get('hx-request') === 'true'
-    ? renderComponent(<TaskList tasks={store.tasks()} />)
-    : redirect(urlFor(TasksPage));
+// htmx gets the fresh list and, beside it, the open-task count; a plain form post goes back to the home page (303).
+function answer(store: Store) {
+  if (!htmxDetails().isHtmx) return redirect(urlFor(TasksPage));
+  alsoRender(TasksPage.prototype.openCount, <OpenCount open={openTasks(store)} />);
+  return renderComponent(<TaskList tasks={store.tasks()} />);
 }
 
 function taskId(req: PageRequest): number {
@@ -116,7 +146,8 @@ export class AddTask {
     if (title === '' || title.length > 200) throw new HttpError(422, 'A task needs a title of 1 to 200 characters');
     req.signal.throwIfAborted(); // timed out meanwhile: the client was told 503, so write nothing
     this.#deps.store.addTask(title);
-    return answer(req, this.#deps.store);
+    hxTrigger('task-added', { title }); // static/app.js shows the notice
+    return answer(this.#deps.store);
   }
 }
 
@@ -130,7 +161,7 @@ export class ToggleTask {
 
   props(req: PageRequest) {
     if (!this.#deps.store.toggleTask(taskId(req))) throw new HttpError(404, 'No such task');
-    return answer(req, this.#deps.store);
+    return answer(this.#deps.store);
   }
 }
 
@@ -144,6 +175,6 @@ export class DeleteTask {
 
   props(req: PageRequest) {
     if (!this.#deps.store.deleteTask(taskId(req))) throw new HttpError(404, 'No such task');
-    return answer(req, this.#deps.store);
+    return answer(this.#deps.store);
   }
 }

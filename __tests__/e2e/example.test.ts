@@ -99,17 +99,26 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
       await page.locator('ul.tasks li .title', { hasText: title }).waitFor();
     }
     await expect(page.locator('input[name=title]').inputValue()).resolves.toBe(''); // the form was reset
+    // alsoRender: the count region came with each answer; hxTrigger: the notice, as text.
+    const count = () => page.locator('#tasks-open-count').textContent();
+    await expect(count()).resolves.toBe('3 open tasks');
+    await expect(page.locator('#notice').textContent()).resolves.toBe('Task added: <script>alert(1)</script>');
     // The injected title is text, not a script.
     await expect(page.locator('ul.tasks li .title').nth(2).textContent()).resolves.toBe('<script>alert(1)</script>');
     const [add] = await requestsTo('POST', '/tasks');
     expect(add!.headers['hx-request']).toBe('true');
     expect(add!.headers['hx-target']).toBe(htmxVersion === '4' ? 'section#tasks-task-list' : 'tasks-task-list');
     expect(add!.body).toMatch(/^<ul class="tasks">/);
+    expect(add!.body).toContain(htmxVersion === '4' ? '<hx-partial id="tasks-open-count"' : 'hx-swap-oob="innerHTML"');
 
     await page.locator('ul.tasks li', { hasText: 'buy milk' }).locator('button.toggle').click();
     await page.locator('ul.tasks li.done', { hasText: 'buy milk' }).waitFor();
     await page.locator('ul.tasks li', { hasText: 'walk the dog' }).locator('button.delete').click();
     await page.locator('ul.tasks li', { hasText: 'walk the dog' }).waitFor({ state: 'detached' });
+    expect(await poll(count, (text) => text === '1 open task')).toBe('1 open task');
+    // Nothing of the out-of-band wrappers stays in the page.
+    expect(await page.locator('#tasks-open-count').count()).toBe(1);
+    expect(await page.locator('main template, main hx-partial').count()).toBe(0);
     expect(await marker()).toBe(42);
     await page.screenshot({ path: join(artifacts, `main-htmx${htmxVersion}.png`), fullPage: true });
   });
