@@ -39,7 +39,7 @@ function Footer() {
 
 class TasksPage {
   props(_req: PageRequest, target: RenderTarget) {
-    alsoRender(this.openCount, <b>{String(2)}</b>); // dropped unless the answer is a fragment
+    alsoRender(this.openCount, <b>2</b>); // dropped unless the answer is a fragment
     return { partial: target.partial, component: target.component };
   }
   page(props: { partial: boolean }) {
@@ -52,10 +52,10 @@ class TasksPage {
     );
   }
   taskList(props: { partial: boolean }) {
-    return <li>partial: {String(props.partial)}</li>;
+    return <li safe>{`partial: ${props.partial}`}</li>;
   }
   openCount() {
-    return <b>{String(2)}</b>;
+    return <b>2</b>;
   }
 }
 
