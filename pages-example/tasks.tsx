@@ -79,8 +79,8 @@ export class TasksPage {
 
 /** "3 open tasks": the count in the page's header, updated by every action. */
 export function OpenCount(props: { open: number }): JSX.Element {
-  const n = props.open;
-  return <>{n === 1 ? '1 open task' : `${n} open tasks`}</>;
+  const n = props.open; // a number: nothing to escape
+  return n === 1 ? '1 open task' : `${n} open tasks`;
 }
 
 function openTasks(store: Store): number {
