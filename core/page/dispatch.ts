@@ -2,7 +2,7 @@
 //
 //   every request   → target = selectTarget(node, req)           (once, before the middlewares; in the context)
 //   serveHTTP page  → page.serveHTTP(req), as is
-//   other pages     → props  = await page.props(req, target)    (once)
+//   other pages     → props  = await page.props(req, target)    (once; post/put/patch/delete for their methods)
 //                     html   = await page.page(props) | the selected partial(props)
 //                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
 //   any failure     → handleError: a Response as is, else the error handler with the same target, + Vary
@@ -17,7 +17,7 @@ import { readHtmx } from './htmx-details.ts';
 import { answerHeaders, withRegions } from './htmx-response.ts';
 import { HttpError } from '../errors.ts';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../mux/request.ts';
-import type { Middleware, PageNode } from './page-node.ts';
+import type { Middleware, PageNode, VerbMethod } from './page-node.ts';
 import type { Logger } from '../mux/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
 import { abortable, abortKey, guardBody } from '../http/request-body.ts';
@@ -75,6 +75,8 @@ interface PageObject {
 export interface RouteHandlerOptions {
   tree: Tree;
   node: PageNode;
+  /** The page method that answers this pattern: `props`, or a verb method (`post`, …). */
+  answer: 'props' | VerbMethod;
   /** Outermost first. */
   middlewares: Middleware[];
   onError: ErrorHandler;
@@ -149,7 +151,9 @@ function withTimeout(
   const { node, timeout } = options;
   return new Promise((resolve) => {
     const timer = setTimeout(() => {
-      options.logger.error(`pagetree: ${node.fieldPath} (${node.pattern}) did not answer within ${timeout} ms`);
+      options.logger.error(
+        `pagetree: ${node.fieldPath} (${ctx.req.pattern || node.pattern}) did not answer within ${timeout} ms`,
+      );
       abort(new DOMException(`${node.fieldPath} did not answer within ${timeout} ms`, 'TimeoutError'));
       const method = ctx.req.method;
       const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
@@ -176,7 +180,8 @@ function renderPage(
   const ctx = requestContext.getStore()!;
   ctx.req = req; // a middleware may have replaced it
   try {
-    const props = page.props ? page.props(req, ctx.target) : undefined;
+    const answer = page[options.answer] as PageObject['props'];
+    const props = answer ? answer.call(page, req, ctx.target) : undefined;
     const res = isThenable(props)
       ? Promise.resolve(props).then((p) => finishPage(node, page, p, ctx))
       : finishPage(node, page, props, ctx);
@@ -273,7 +278,7 @@ function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOpt
   const { node, logger } = options;
   const req = ctx.req;
   if (!(err instanceof HttpError)) {
-    logger.error(`pagetree: ${node.fieldPath} (${node.pattern}) failed:`, err);
+    logger.error(`pagetree: ${node.fieldPath} (${req.pattern || node.pattern}) failed:`, err);
   } else if (err.cause !== undefined) {
     // A client's fault found by a parser (a bad body): one line, no stack.
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);

@@ -57,7 +57,8 @@ export function htmxRequest(url: string, options: HtmxRequestOptions = {}): Requ
     if (version === 4) {
       headers.set('hx-target', target === null ? 'body' : `${options.targetTag ?? 'div'}#${target}`);
       headers.set('hx-request-type', target === null ? 'full' : 'partial');
-      if (options.source !== undefined) headers.set('hx-source', `${options.sourceTag ?? 'button'}#${id(options.source)}`);
+      if (options.source !== undefined)
+        headers.set('hx-source', `${options.sourceTag ?? 'button'}#${id(options.source)}`);
     } else {
       if (target !== null && !options.historyRestore) headers.set('hx-target', target);
       if (options.source !== undefined) headers.set('hx-trigger', id(options.source));

@@ -3,7 +3,7 @@
 //   1. build: construct each page class once (with `deps`), read its route
 //      fields in declaration order, compose full paths with path.posix.join;
 //   2. ids: give every component its element id (duplicates fail);
-//   3. register: children before parents, `METHOD /full/path` per page;
+//   3. register: children before parents, `METHOD /full/path` per page (one per verb method: page-node.ts);
 //   4. init(): once per page, children before parents.
 // Anything wrong fails here, with the field path and the fix, never later on a request.
 
@@ -11,7 +11,7 @@ import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch
 import { ConflictError, MountError, PatternError } from '../errors.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
 import { rememberTree } from './context.ts';
-import { PageNode, type Middleware } from './page-node.ts';
+import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
 import { composePath, isRoute, parseTag, type PageClass } from './route.ts';
 import { Tree } from './tree.ts';
 
@@ -114,6 +114,7 @@ function build(
     fullPath: composePath(parentPath, tag.path),
     hasChildren: fields.length > 0,
   });
+  checkVerbs(node, tag.method);
   for (const [field, value] of fields) {
     const childPath = `${fieldPath}.${field}`;
     const route = value as { tag: string; target: unknown };
@@ -123,6 +124,26 @@ function build(
   }
   if (node.kind === 'empty') options.onEmptyRoute?.(node);
   return node;
+}
+
+// Verb methods register their own methods, so a method in the tag (or inherited from a parent's) contradicts them.
+function checkVerbs(node: PageNode, ownMethod: string): void {
+  if (node.verbs.length === 0) return;
+  const verbs = node.verbs.map((v) => `${v}()`).join(', ');
+  if (node.kind === 'handler') {
+    throw new MountError(
+      node.fieldPath,
+      `defines serveHTTP() and ${verbs}: serveHTTP answers every method itself; remove one of them`,
+    );
+  }
+  if (node.method) {
+    const where = ownMethod ? 'its route tag' : `the route tag of a parent (${node.parent!.fieldPath})`;
+    throw new MountError(
+      node.fieldPath,
+      `defines ${verbs} but ${where} says ${node.method}: verb methods register their own methods ` +
+        `(props and page answer GET); remove "${node.method}" from the tag`,
+    );
+  }
 }
 
 function warnEmpty(mux: ServeMux, node: PageNode): void {
@@ -156,22 +177,30 @@ function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptio
     const chain: PageNode[] = [];
     for (let n: PageNode | null = node; n; n = n.parent) chain.unshift(n);
     const middlewares = [...(options.middlewares ?? []), ...chain.flatMap(middlewaresOf)];
-    const pattern = node.pattern;
-    try {
-      const handler = routeHandler({
-        tree,
-        node,
-        middlewares,
-        onError,
-        logger: mux.logger,
-        timeout: options.timeout ?? 0,
-      });
-      mux.handle(pattern, handler, node.fieldPath);
-    } catch (err) {
-      throw mountErrorFor(node, pattern, err);
+    for (const pattern of node.patterns) {
+      try {
+        const handler = routeHandler({
+          tree,
+          node,
+          answer: answerOf(node, pattern),
+          middlewares,
+          onError,
+          logger: mux.logger,
+          timeout: options.timeout ?? 0,
+        });
+        mux.handle(pattern, handler, node.fieldPath);
+      } catch (err) {
+        throw mountErrorFor(node, pattern, err);
+      }
     }
   };
   visit(root);
+}
+
+// The page method that answers a pattern: the verb method for its method, props for the rest.
+function answerOf(node: PageNode, pattern: string): 'props' | VerbMethod {
+  const verb = pattern.slice(0, pattern.indexOf(' ')).toLowerCase();
+  return node.verbs.find((v) => v === verb) ?? 'props';
 }
 
 function mountErrorFor(node: PageNode, pattern: string, err: unknown): Error {

@@ -1,12 +1,15 @@
 // Names: which methods of a page are components, their kebab-case ids, and the short hash that keeps shortened
 // ids unique. Runtime-free: the lint plugin reads the same rules.
 
+/** The verb methods a page may define beside `props` (GET and HEAD): each answers its own HTTP method. */
+export const verbMethods = ['post', 'put', 'patch', 'delete'] as const;
+
 // Methods that are never components.
-const notComponents = new Set(['constructor', 'props', 'serveHTTP', 'middlewares', 'init']);
+const notComponents = new Set<string>(['constructor', 'props', 'serveHTTP', 'middlewares', 'init', ...verbMethods]);
 
 /**
- * Whether a page method is a component (rendered and targetable by id): not a lifecycle method, not `_private`,
- * not a `…Props` helper.
+ * Whether a page method is a component (rendered and targetable by id): not a lifecycle or verb method, not
+ * `_private`, not a `…Props` helper.
  * @example isComponentName('todoList') // → true; isComponentName('props') → false; isComponentName('_cache') → false
  */
 export function isComponentName(name: string): boolean {

@@ -9,10 +9,14 @@
 //      └─ user UserPage "/admin/users/{userId}" App.admin.user
 //
 // A node's kind follows from its page object: `serveHTTP()` makes a handler;
-// `page()`, `props()` or other methods make a page; only route fields make a
-// group (its children register, it does not); nothing at all is empty.
+// `page()`, `props()`, verb methods or other methods make a page; only route
+// fields make a group (its children register, it does not); nothing at all is
+// empty. A page with verb methods registers one pattern per method:
+//
+//   class TaskPage { props() {…} page() {…} post() {…} delete() {…} }  at /tasks/{id}
+//   → "GET /tasks/{id}" (props, page), "POST /tasks/{id}" (post), "DELETE /tasks/{id}" (delete)
 
-import { isComponentName, kebab as kebabName } from './names.ts';
+import { isComponentName, kebab as kebabName, verbMethods } from './names.ts';
 import type { Handler, HandlerFunc } from '../mux/request.ts';
 import { compilePath, type Builder } from './url-for.ts';
 
@@ -27,6 +31,9 @@ export interface Component {
   /** The generated element id, e.g. "todos-todo-list". */
   id: string;
 }
+
+/** A verb method of a page: answers POST, PUT, PATCH or DELETE beside props' GET. */
+export type VerbMethod = (typeof verbMethods)[number];
 
 /** How a node answers: render `page()`/partials, call `serveHTTP`, or only hold children. */
 export type NodeKind = 'page' | 'handler' | 'group' | 'empty';
@@ -57,8 +64,15 @@ export class PageNode {
   readonly children: PageNode[] = [];
   readonly kind: NodeKind;
   readonly components: readonly Component[];
-  /** The pattern it registers (`METHOD /full/path`), or "" for groups and empty nodes. */
+  /** The pattern it registers (`METHOD /full/path`), or "" for groups and empty nodes; the first of `patterns`. */
   readonly pattern: string;
+  /**
+   * Every pattern it registers: one, or with verb methods one per method (`GET /tasks` for props/page,
+   * `POST /tasks` for post(), …), so other methods get a 405 with `Allow`.
+   */
+  readonly patterns: readonly string[];
+  /** The verb methods the page defines (`post`, `put`, `patch`, `delete`), in that order. */
+  readonly verbs: readonly VerbMethod[];
   /** Whether it registers a pattern: pages and handlers do, groups and empty nodes do not. */
   readonly registered: boolean;
   /** Its full path compiled for urlFor: literal text and the wildcards' slots. */
@@ -91,11 +105,18 @@ export class PageNode {
     this.url = compilePath(init.fullPath);
     this.components = findComponents(page);
     const p = page as Record<string, unknown>;
+    this.verbs = verbMethods.filter((v) => typeof p[v] === 'function');
+    const renders = this.components.length > 0 || typeof p.props === 'function';
     if (typeof p.serveHTTP === 'function') this.kind = 'handler';
-    else if (this.components.length > 0 || typeof p.props === 'function') this.kind = 'page';
+    else if (renders || this.verbs.length > 0) this.kind = 'page';
     else this.kind = init.hasChildren ? 'group' : 'empty';
     this.registered = this.kind === 'page' || this.kind === 'handler';
-    this.pattern = !this.registered ? '' : init.method ? `${init.method} ${init.fullPath}` : init.fullPath;
+    if (!this.registered) this.patterns = [];
+    else if (this.kind === 'page' && this.verbs.length > 0) {
+      const methods = [...(renders ? ['GET'] : []), ...this.verbs.map((v) => v.toUpperCase())];
+      this.patterns = methods.map((m) => `${m} ${init.fullPath}`);
+    } else this.patterns = [init.method ? `${init.method} ${init.fullPath}` : init.fullPath];
+    this.pattern = this.patterns[0] ?? '';
   }
 
   /**

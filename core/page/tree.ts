@@ -62,7 +62,8 @@ export class Tree<TRoot = unknown> {
   }
 
   /**
-   * Every registered route, in registration order (children before their parent).
+   * Every registered pattern, in registration order (children before their parent; a page with verb methods
+   * lists one per method).
    * @example tree.routes().map((r) => r.pattern) // → ["/{$}", "/todos", "/admin/users/{userId}"]
    */
   routes(): RouteInfo[] {
@@ -72,14 +73,16 @@ export class Tree<TRoot = unknown> {
       if (n.registered) order.push(n);
     };
     visit(this.root);
-    return order.map((n) => ({
-      pattern: n.pattern,
-      title: n.title,
-      name: n.name,
-      fieldPath: n.fieldPath,
-      pageClass: n.pageClass,
-      node: n,
-    }));
+    return order.flatMap((n) =>
+      n.patterns.map((pattern) => ({
+        pattern,
+        title: n.title,
+        name: n.name,
+        fieldPath: n.fieldPath,
+        pageClass: n.pageClass,
+        node: n,
+      })),
+    );
   }
 
   /**
