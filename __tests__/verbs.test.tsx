@@ -12,9 +12,13 @@ import {
   route,
   ServeMux,
   setStatus,
-  urlFor,
+  urlFor as typedUrlFor,
   type PageRequest,
+  type UrlParams,
 } from '../core/index.ts';
+
+// The example app registers its root (interface Register), which types the plain urlFor; this tree is another.
+const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
 
 interface Task {
   title: string;
