@@ -6,7 +6,7 @@
 //   1. cleaning its path ("/a//b/../c" → 307 to "/a/c", query kept),
 //   2. matching host, method and path in the tree (most specific wins),
 //   3. failing that, redirecting "/x" to "/x/" when only "/x/" would match (307),
-//   4. failing that, 405 with Allow when another method would match, else 404.
+//   4. failing that, 405 with Allow when another method would match, else 404 (handleNotFound replaces it).
 
 import { ConflictError } from './errors.ts';
 import { consoleLogger, handlerFailed, type Logger } from './logger.ts';
@@ -49,9 +49,21 @@ export class ServeMux implements HandlerObject {
   #index = new RoutingIndex();
   /** Where this mux, the node adapter serving it and the pages mounted on it report failures. */
   readonly logger: Logger;
+  #notFound: HandlerFunc = notFound;
 
   constructor(options: { logger?: Logger } = {}) {
     this.logger = options.logger ?? consoleLogger;
+  }
+
+  /**
+   * Answers the requests that no pattern matches (Go's 404) with `handler` instead of the plain-text 404. The
+   * 405 with Allow, the trailing-slash redirect and path cleaning stay Go's (a catch-all "/" pattern would turn
+   * every 405 into a 404). mount's `notFound` option sets a page here.
+   * @example mux.handleNotFound(() => new Response('<h1>Nothing here</h1>', { status: 404 }))
+   */
+  handleNotFound(handler: Handler): void {
+    if (handler == null) throw new TypeError(`ServeMux.handleNotFound(): handler is ${handler}`);
+    this.#notFound = (req) => callHandler(handler, req);
   }
 
   /**
@@ -179,7 +191,7 @@ export class ServeMux implements HandlerObject {
       const methods = new Set<string>();
       this.#tree.matchingMethods(host, split, methods);
       if (slashable) this.#tree.matchingMethods(host, (withSlash ??= new SplitPath(path + '/')), methods);
-      if (methods.size === 0) return { leaf: null, matches, own: notFound, pattern: '' };
+      if (methods.size === 0) return { leaf: null, matches, own: this.#notFound, pattern: '' };
       const allow = [...methods].sort().join(', ');
       return { leaf: null, matches, own: () => textError(405, 'Method Not Allowed', { allow }), pattern: '' };
     }

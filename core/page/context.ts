@@ -29,8 +29,10 @@ export interface RequestContext {
   readonly htmx: HtmxDetails;
   /** What the request asks the page for, chosen once before the middlewares run; every step reads this one. */
   readonly target: RenderTarget;
-  /** Status set by `setStatus`, for the page's answer; undefined: 200. */
+  /** Status set by `setStatus`, for the page's answer; undefined: `defaultStatus`. */
   status: number | undefined;
+  /** The status of a rendered answer unless setStatus says otherwise: 200, or 404 for the not-found page. */
+  readonly defaultStatus: number;
   /** Headers set by `setHeader` and the htmx header helpers (lower-case names), for the page's answer. */
   headers: Record<string, string> | undefined;
   /** Events for `HX-Trigger` and its after-swap/after-settle forms, merged at the answer. */

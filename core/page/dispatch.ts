@@ -83,6 +83,8 @@ export interface RouteHandlerOptions {
   logger: Logger;
   /** Milliseconds before a page that has not answered gets a 503; 0 for no limit. */
   timeout: number;
+  /** The status of a rendered answer; default 200 (404 for the not-found page). */
+  status?: number;
 }
 
 /**
@@ -93,6 +95,7 @@ export interface RouteHandlerOptions {
  */
 export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
   const { tree, node, middlewares, timeout } = options;
+  const defaultStatus = options.status ?? 200;
   let inner: HandlerFunc =
     node.kind === 'handler'
       ? (req) => serveHandler(node, node.page as HandlerObject, req)
@@ -129,6 +132,7 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       htmx,
       target: selectTarget(node, htmx),
       status: undefined,
+      defaultStatus,
       headers: undefined,
       triggers: undefined,
       regions: undefined,
@@ -230,7 +234,7 @@ function htmlResponse(node: PageNode, html: unknown, ctx: RequestContext): Respo
     throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
   }
   const headers = answerHeaders(ctx);
-  return liteResponse(ctx.status ?? 200, html, headers ? { ...htmlHeaders, ...headers } : htmlHeaders);
+  return liteResponse(ctx.status ?? ctx.defaultStatus, html, headers ? { ...htmlHeaders, ...headers } : htmlHeaders);
 }
 
 // A serveHTTP page's answer, with what it set through setHeader and the htmx helpers.

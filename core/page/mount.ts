@@ -31,6 +31,11 @@ export interface MountOptions<TDeps = unknown> {
   urlPrefix?: string;
   /** A page that has not answered within this many ms gets a 503 (default: no limit). */
   timeout?: number;
+  /**
+   * The page for requests no route matches: rendered through the pipeline (layout for a full load, a component
+   * for htmx) with status 404. 405s and Go's redirects stay as they are.
+   */
+  notFound?: PageClass<object> | object;
 }
 
 /**
@@ -65,6 +70,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
   const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40, options.urlPrefix ?? '');
   register(mux, tree, rootNode, options);
   runInit(rootNode);
+  if (options.notFound !== undefined) registerNotFound(mux, tree, rootNode, options);
   rememberTree(tree);
   return tree;
 }
@@ -201,6 +207,38 @@ function register(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptio
 function answerOf(node: PageNode, pattern: string): 'props' | VerbMethod {
   const verb = pattern.slice(0, pattern.indexOf(' ')).toLowerCase();
   return node.verbs.find((v) => v === verb) ?? 'props';
+}
+
+// The not-found page: a node outside the tree (no route of its own), under the global and the root's middlewares.
+function registerNotFound(mux: ServeMux, tree: Tree, root: PageNode, options: MountOptions<unknown>): void {
+  const fieldPath = `${root.fieldPath} (notFound)`;
+  const node = build(options.notFound, 'notFound', fieldPath, { method: '', path: '/', title: 'Not Found' }, null, [], {
+    ...options,
+    onEmptyRoute: undefined,
+  });
+  if (node.kind !== 'page' && node.kind !== 'handler') {
+    throw new MountError(fieldPath, 'the notFound page has no page(), props() or serveHTTP(); give it a page()');
+  }
+  if (node.children.length > 0) {
+    throw new MountError(
+      fieldPath,
+      'the notFound page has routes; they would never be reached; mount them in the tree',
+    );
+  }
+  for (const c of node.components) c.id = `not-found-${c.kebab}`;
+  const rootMiddlewares = (root.page as { middlewares?: () => Middleware[] }).middlewares;
+  const handler = routeHandler({
+    tree,
+    node,
+    answer: 'props',
+    middlewares: [...(options.middlewares ?? []), ...(rootMiddlewares ? rootMiddlewares.call(root.page) : [])],
+    onError: options.errorHandler ?? defaultErrorHandler,
+    logger: mux.logger,
+    timeout: options.timeout ?? 0,
+    status: 404,
+  });
+  mux.handleNotFound(handler);
+  runInit(node);
 }
 
 function mountErrorFor(node: PageNode, pattern: string, err: unknown): Error {
