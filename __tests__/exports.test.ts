@@ -16,6 +16,7 @@ test('the public names of pagetree', () => {
     'currentPage',
     'currentRequest',
     'defaultErrorHandler',
+    'eventStream',
     'htmxDetails',
     'htmxRequest',
     'hxLocation',

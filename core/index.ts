@@ -26,6 +26,8 @@ export {
   stopPolling,
 } from './page/htmx-response.ts';
 export type { HxLocation, Swap, SwapStyle, TriggerTime } from './page/htmx-response.ts';
+export { eventStream } from './http/event-stream.ts';
+export type { EventStream, EventStreamOptions } from './http/event-stream.ts';
 export { liveReload } from './http/live-reload.ts';
 export type { IdTarget } from './page/context.ts';
 export { mount } from './page/mount.ts';

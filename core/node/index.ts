@@ -134,13 +134,16 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
     outgoing.end();
     return;
   }
-  pipeline(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream), outgoing, (err) => {
-    if (err && !outgoing.destroyed) {
-      logger.error(`pagetree: streaming the response to ${req.method} ${req.url} failed:`, err);
-      outgoing.destroy();
-    }
+  const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+  // A body that fails is the server's fault; a client gone is not. pipeline() destroys `outgoing` before it calls
+  // back, so the two are told apart here, before it: the client gone, `outgoing` was destroyed first.
+  body.once('error', (err) => {
+    if (!outgoing.destroyed) logger.error(`pagetree: streaming the response to ${req.method} ${req.url} failed:`, err);
   });
+  pipeline(body, outgoing, noop); // on a failure it destroys both: half a response must not look like a whole one
 }
+
+function noop(): void {}
 
 function serverOf(incoming: IncomingMessage): object {
   return (incoming.socket as { server?: object }).server ?? incoming; // a socket from net.Server has one

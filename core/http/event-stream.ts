@@ -1,0 +1,226 @@
+// Server-sent events: a text/event-stream answer whose events are rendered components (live regions).
+//
+//   eventStream(req, (s) => store.subscribe(() => s.send(<Counts />)), { retry: 2000 })
+//
+//   200 text/event-stream      retry: 2000              at once, so the headers go out now (": ok" without retry)
+//                              data: <p>3 open</p>      one send(): a data: line per line of the HTML,
+//                              data: <p>1 done</p>        then a blank line; `event:` and `id:` lines before
+//                                                         when given
+//                              : ping                   every `heartbeat` ms, so proxies keep the connection
+//
+// Lines that are not events (the first line, the pings) never end with a blank line: they cannot
+// end an event block, so a `retry:` reaches htmx 4's parser with the first event (it drops a block
+// without data). Events go out in send() order: a send whose HTML is still rendering (a Promise)
+// holds back the sends after it. The stream ends once, whatever ends it: the client leaving (the
+// body is cancelled), `req.signal`, close(), a render that fails, or a client so slow that more
+// than 1 MiB waits for it. Then the heartbeat stops, `stream.signal` aborts, the cleanup `start`
+// returned runs, and send() resolves false from then on.
+
+import { consoleLogger } from '../mux/logger.ts';
+
+/** Options of `eventStream`. */
+export interface EventStreamOptions {
+  /** Milliseconds between keep-alive comments (`: ping`); default 15000; 0 for none. */
+  heartbeat?: number;
+  /** The reconnection delay, in ms, the client should use; sent first as `retry:`. Default: none (the client's own). */
+  retry?: number;
+}
+
+/** The open stream `eventStream` hands to its `start`. */
+export interface EventStream {
+  /**
+   * Queues one event: `data` is rendered HTML (a JSX element: a string or a Promise of one) or text;
+   * each line of it becomes a `data:` line. Resolves true once written, false when the stream has
+   * ended. An `event` or `id` with a line break throws a TypeError.
+   * @example await stream.send(<OpenCount open={3} />, { event: 'counts' }) // → true
+   */
+  send(data: string | Promise<string>, options?: { event?: string; id?: string }): Promise<boolean>;
+  /** Ends the stream now; sends whose HTML is still rendering are dropped (they resolve false). */
+  close(): void;
+  /** Aborts once the stream ends: the client left, close() was called, or the request was aborted. */
+  readonly signal: AbortSignal;
+}
+
+/** A client this many bytes behind is disconnected: its unread events are not kept without bound. */
+const maxQueued = 1024 * 1024;
+
+const headers: Readonly<Record<string, string>> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  // no-transform: a compressing proxy would hold events back to fill its blocks.
+  'cache-control': 'no-cache, no-transform',
+  // nginx buffers proxied answers unless told not to.
+  'x-accel-buffering': 'no',
+};
+
+const encoder = new TextEncoder();
+const lineBreak = /\r\n|\r|\n/;
+const written = Promise.resolve(true);
+const dropped = Promise.resolve(false);
+const noop = () => {};
+
+/**
+ * Answers with `text/event-stream` (server-sent events) for live regions: `start` runs once with
+ * the stream and may return a cleanup (an unsubscribe), called exactly once when the stream ends.
+ * The stream ends when the client leaves or `req.signal` aborts, on `close()`, when a render fails
+ * or `start` rejects (the stream errors: the node adapter logs it and drops the connection), or when
+ * more than 1 MiB of events waits for a client that stopped reading. A `start` that throws throws
+ * from `eventStream`, so a page's error handler answers. A HEAD request gets the headers only.
+ * @example return eventStream(req, (stream) => store.subscribe(() => stream.send(<Counts {...store.counts()} />)));
+ */
+export function eventStream(
+  req: Request,
+  start: (stream: EventStream) => void | (() => void) | Promise<void | (() => void)>,
+  options: EventStreamOptions = {},
+): Response {
+  const heartbeat = options.heartbeat ?? 15_000;
+  if (!(heartbeat >= 0 && heartbeat < 2 ** 31)) {
+    throw new TypeError(`eventStream: heartbeat ${heartbeat} is not a number of ms; give 0 for none, or e.g. 15000`);
+  }
+  const retry = options.retry;
+  if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0)) {
+    throw new TypeError(`eventStream: retry ${retry} is not a whole number of ms; give e.g. 2000`);
+  }
+  if (req.method === 'HEAD') return new Response(null, { headers });
+
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start: (c) => {
+        controller = c;
+      },
+      cancel: () => end('cancel'),
+    },
+    // Counted in bytes, so that desiredSize < 0 means more than maxQueued bytes wait for the client.
+    { highWaterMark: maxQueued, size: (chunk) => chunk.byteLength },
+  );
+  const aborter = new AbortController();
+  let ended = false;
+  let cleanup: (() => void) | undefined;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  // The last send still waiting for its HTML; later sends wait behind it.
+  let tail: Promise<boolean> | undefined;
+
+  function end(how: 'close' | 'cancel' | 'error', reason?: unknown): void {
+    if (ended) return;
+    ended = true;
+    if (timer !== undefined) clearInterval(timer);
+    req.signal.removeEventListener('abort', onAbort);
+    // After 'cancel' the stream is gone already; erroring drops the events a gone client would not read.
+    if (how === 'close') controller.close();
+    else if (how === 'error') controller.error(reason);
+    aborter.abort(reason);
+    runCleanup();
+  }
+
+  function runCleanup(): void {
+    const fn = cleanup;
+    cleanup = undefined;
+    if (!fn) return;
+    try {
+      fn();
+    } catch (err) {
+      // Nothing is left to fail: the stream has ended. The mux's logger is not known here.
+      consoleLogger.error(`pagetree: the cleanup of eventStream for ${req.method} ${req.url} failed:`, err);
+    }
+  }
+
+  // What start returned: the cleanup, run at once if the stream has already ended (an async start).
+  function keepCleanup(fn: void | (() => void)): void {
+    if (typeof fn !== 'function') return;
+    cleanup = fn;
+    if (ended) runCleanup();
+  }
+
+  function write(text: string): boolean {
+    if (ended) return false;
+    controller.enqueue(encoder.encode(text));
+    if (controller.desiredSize! < 0) {
+      end('error', new Error(`eventStream: the client of ${req.url} fell more than ${maxQueued} bytes behind`));
+      return false;
+    }
+    return true;
+  }
+
+  function onAbort(): void {
+    end('error', req.signal.reason);
+  }
+
+  const stream: EventStream = {
+    send(data, options) {
+      const head = fields(options);
+      if (ended) return dropped;
+      if (typeof data === 'string' && tail === undefined) return write(head + dataLines(data)) ? written : dropped;
+      // Handled from now on: a rejection before its turn is not an unhandled one.
+      if (typeof data !== 'string') Promise.resolve(data).catch(noop);
+      const p: Promise<boolean> = (tail ?? written)
+        .then(() => data)
+        .then(
+          (html) => {
+            if (tail === p) tail = undefined;
+            if (typeof html === 'string') return write(head + dataLines(html));
+            end('error', new TypeError(`eventStream: send() got ${typeof html}, not an HTML string`));
+            return false;
+          },
+          (err: unknown) => {
+            if (tail === p) tail = undefined;
+            end('error', err);
+            return false;
+          },
+        );
+      tail = p;
+      return p;
+    },
+    close: () => end('close'),
+    signal: aborter.signal,
+  };
+
+  write(retry === undefined ? ': ok\n' : `retry: ${retry}\n`);
+  if (req.signal.aborted) {
+    onAbort();
+    return new Response(body, { headers });
+  }
+  req.signal.addEventListener('abort', onAbort);
+  let started: ReturnType<typeof start>;
+  try {
+    started = start(stream);
+  } catch (err) {
+    end('cancel');
+    throw err;
+  }
+  if (started instanceof Promise) {
+    started.then(keepCleanup, (err: unknown) => end('error', err));
+  } else {
+    keepCleanup(started);
+  }
+  if (heartbeat > 0 && !ended) timer = setInterval(() => write(': ping\n'), heartbeat);
+  return new Response(body, { headers });
+}
+
+// The `event:` and `id:` lines of an event; a line break in them would start another field.
+function fields(options: { event?: string; id?: string } | undefined): string {
+  if (!options) return '';
+  let head = '';
+  const { event, id } = options;
+  if (event !== undefined) {
+    if (lineBreak.test(event)) {
+      throw new TypeError(
+        `eventStream: send(): the event name ${JSON.stringify(event)} contains a line break; use a name without CR or LF`,
+      );
+    }
+    head += `event: ${event}\n`;
+  }
+  if (id !== undefined) {
+    if (lineBreak.test(id) || id.includes('\0')) {
+      throw new TypeError(
+        `eventStream: send(): the id ${JSON.stringify(id)} contains a line break or NUL; use an id without CR, LF or NUL`,
+      );
+    }
+    head += `id: ${id}\n`;
+  }
+  return head;
+}
+
+// "a\r\nb" → "data: a\ndata: b\n\n": CRLF and CR become LF, as the client would read them.
+function dataLines(data: string): string {
+  return 'data: ' + data.split(lineBreak).join('\ndata: ') + '\n\n';
+}
