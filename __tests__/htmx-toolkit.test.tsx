@@ -210,6 +210,18 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
     expect(await res.json()).toEqual({ ...none, ...(isHtmx ? { isHtmx, version: 2 } : {}), ...want });
   });
 
+  test('a prompt round-trips through htmxRequest and htmxDetails', () => {
+    expect(htmxDetails(htmxRequest('/x', { prompt: 'café 100%' })).prompt).toBe('café 100%');
+    expect(htmxDetails(htmxRequest('/x', { version: 2, prompt: 'yes' })).prompt).toBe('yes');
+  });
+
+  test('a component chain resolves outside a request with the app mounted twice', () => {
+    mount(new ServeMux(), App, '/', 'App');
+    expect(htmxRequest('/tasks', { target: [TasksPage, 'taskList'] }).headers.get('hx-target')).toBe(
+      'div#tasks-task-list',
+    );
+  });
+
   test('outside a request it needs the request', () => {
     expect(() => htmxDetails()).toThrow('htmxDetails(): called outside a request; pass the request');
     const req = htmxRequest('/x', { version: 2, target: 'list' });
@@ -256,6 +268,11 @@ describe('htmxRequest builds what each htmx sends', () => {
     ],
     ['htmx 4 history restore: a plain load', { historyRestore: true }, {}],
     [
+      'htmx 4 prompt, URI-encoded as its extension sends it',
+      { prompt: 'café 100%' },
+      { 'hx-request': 'true', 'hx-target': 'body', 'hx-request-type': 'full', 'hx-prompt': 'caf%C3%A9%20100%25' },
+    ],
+    [
       'a form post',
       { version: 2, form: { title: 'a&b', tag: ['x', 'y'] } },
       { 'hx-request': 'true', 'content-type': 'application/x-www-form-urlencoded' },
@@ -292,6 +309,7 @@ describe('the render target tells the truth', () => {
     ['an id that names no component', { version: 2, target: 'somewhere-else' }],
     ['htmx 2 history restore', { version: 2, historyRestore: true }],
     ['htmx 4 boosted', { boosted: true }],
+    ['an id that selects page() itself', { version: 2, target: 'page' }],
   ])('%s: the full page, target not partial', async (_name, options) => {
     const r = await send('/tasks', options);
     expect(r.body).toContain('<li>partial: false</li>');

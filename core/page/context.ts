@@ -114,7 +114,7 @@ export function id(x: IdTarget): string {
   if (typeof x === 'string') return x;
   const ctx = requestContext.getStore();
   if (ctx) return ctx.tree.id(x, ctx.node);
-  if (typeof x !== 'function') return onlyTree('id([...])').id(x);
+  if (typeof x !== 'function') return chainId(x);
   const trees = [...mountedTrees].filter((t) => t.hasComponent(x));
   if (trees.length === 0) return kebab(x.name);
   // The same app mounted twice (a test each) gives the method the same id: not ambiguous.
@@ -124,6 +124,22 @@ export function id(x: IdTarget): string {
     `id(${x.name}): the method is mounted in ${trees.length} trees with different ids (${[...ids].join(', ')}); ` +
       `use tree.id() on the one you mean`,
   );
+}
+
+// A chain outside a request: the trees that hold it must agree on its id.
+function chainId(chain: readonly unknown[]): string {
+  const ids = new Set<string>();
+  let firstError: unknown;
+  for (const tree of mountedTrees) {
+    try {
+      ids.add(tree.id(chain));
+    } catch (err) {
+      firstError ??= err;
+    }
+  }
+  if (ids.size === 1) return [...ids][0]!;
+  if (ids.size === 0) throw firstError ?? onlyTree('id([...])', 'id');
+  throw new Error(`id([...]): the mounted trees give the chain different ids (${[...ids].join(', ')}); use tree.id()`);
 }
 
 /**
@@ -148,7 +164,7 @@ export function urlFor<const T extends UrlTarget<RegisteredRoot>>(
   ...params: UrlParamsArg<RegisteredRoot, T>
 ): string {
   const ctx = requestContext.getStore();
-  const tree = (ctx ? ctx.tree : onlyTree('urlFor()')) as Tree;
+  const tree = (ctx ? ctx.tree : onlyTree('urlFor()', 'urlFor')) as Tree;
   return (tree.urlFor as (t: unknown, p?: unknown) => string)(target, params[0]);
 }
 
@@ -158,12 +174,12 @@ export function urlFor<const T extends UrlTarget<RegisteredRoot>>(
  */
 export function staticUrl(path: string): string {
   const ctx = requestContext.getStore();
-  return (ctx ? ctx.tree : onlyTree('staticUrl()')).staticUrl(path);
+  return (ctx ? ctx.tree : onlyTree('staticUrl()', 'staticUrl')).staticUrl(path);
 }
 
-function onlyTree(api: string): Tree {
+function onlyTree(api: string, method: string): Tree {
   if (mountedTrees.size === 1) return [...mountedTrees][0]!;
   throw new UrlForError(
-    `${api}: called outside a request with ${mountedTrees.size} mounted trees; use tree.urlFor() on the one you mean`,
+    `${api}: called outside a request with ${mountedTrees.size} mounted trees; use tree.${method}() on the one you mean`,
   );
 }

@@ -211,10 +211,8 @@ function finishPage(
     html = props[kElement];
   } else {
     let selected = selectedComponent(ctx.target);
-    if (!selected) {
-      selected = node.components.find((c) => c.name === 'page') ?? null;
-      fragment = false;
-    }
+    if (!selected) selected = node.components.find((c) => c.name === 'page') ?? null;
+    if (selected?.name === 'page') fragment = false;
     if (!selected) {
       throw new Error(
         `${node.fieldPath} has no page() to render its props with; add page(), or return renderComponent(...) ` +

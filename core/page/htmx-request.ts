@@ -67,7 +67,9 @@ export function htmxRequest(url: string, options: HtmxRequestOptions = {}): Requ
     }
     if (options.boosted) headers.set('hx-boosted', 'true');
     if (options.currentUrl !== undefined) headers.set('hx-current-url', options.currentUrl);
-    if (options.prompt !== undefined) headers.set('hx-prompt', options.prompt);
+    // htmx 4's hx-prompt extension sends the answer URI-encoded.
+    if (options.prompt !== undefined)
+      headers.set('hx-prompt', version === 4 ? encodeURI(options.prompt) : options.prompt);
   }
   for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
   let body: URLSearchParams | undefined;

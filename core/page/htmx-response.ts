@@ -139,7 +139,7 @@ export interface HxLocation {
  * Navigates without a full load (`HX-Location`): htmx GETs the URL and swaps it in (the body by default) and
  * pushes it into history. Inside a page answering both htmx and plain requests, `redirect(url)` does this for
  * htmx and a 303 for the rest.
- * @example hxLocation({ path: urlFor(TasksPage), target: TasksPage.prototype.taskList }) // → HX-Location: {"path":"/","target":"#tasks-task-list"}
+ * @example hxLocation({ path: urlFor(TasksPage), target: '#main', select: '#main' }) // → HX-Location: {"path":"/","target":"#main","select":"#main"}
  */
 export function hxLocation(location: string | HxLocation): void {
   if (typeof location === 'string') return put('hxLocation', 'hx-location', location);
