@@ -1,10 +1,16 @@
-// The admin section: a page group with a dashboard, a user page with a
-// refreshable activity partial, and a middleware for the whole group.
+// The admin section: a page group with a dashboard whose task counts are live
+// (server-sent events), a user page with a refreshable activity partial, and a
+// middleware for the whole group.
 
-import { HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
+import { eventStream, HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
 import { Layout } from './layout.tsx';
-import type { Activity, User } from './store.ts';
+import type { Activity, TaskCounts, User } from './store.ts';
 import type { Deps } from './tasks.tsx';
+
+/** What the admin pages are built with: the store, and which htmx the pages load ("4" or "2"). */
+export interface AdminDeps extends Deps {
+  htmxVersion: string;
+}
 
 /** Admin pages are personal: never cached, marked for the browser. */
 const privatePages: Middleware = (next) => async (req) => {
@@ -15,19 +21,27 @@ const privatePages: Middleware = (next) => async (req) => {
 };
 
 export class Dashboard {
-  readonly #deps: Deps;
+  readonly #deps: AdminDeps;
 
-  constructor(deps: Deps) {
+  constructor(deps: AdminDeps) {
     this.#deps = deps;
   }
 
   props() {
-    return { users: this.#deps.store.users() };
+    return { users: this.#deps.store.users(), counts: this.#deps.store.counts() };
   }
 
-  page(props: { users: User[] }) {
+  page(props: { users: User[]; counts: TaskCounts }) {
     return (
       <Layout title="Admin">
+        <p
+          class="counts"
+          id={id(this.counts)}
+          aria-live="polite"
+          {...liveRegion(urlFor(DashboardEvents), this.#deps.htmxVersion)}
+        >
+          {this.counts(props)}
+        </p>
         <table class="users">
           <thead>
             <tr>
@@ -50,6 +64,50 @@ export class Dashboard {
         </table>
       </Layout>
     );
+  }
+
+  /** The task counts; DashboardEvents sends them again whenever the tasks change. */
+  counts(props: { counts: TaskCounts }) {
+    return <Counts {...props.counts} />;
+  }
+}
+
+/** "2 open · 1 done · 3 tasks" */
+export function Counts(props: TaskCounts): JSX.Element {
+  return (
+    <>
+      <b class="open">{props.open}</b> open · <b class="done">{props.done}</b> done · <b class="total">{props.total}</b>{' '}
+      {props.total === 1 ? 'task' : 'tasks'}
+    </>
+  );
+}
+
+// The attributes that make an element a live region fed by the event stream at `url`, for the htmx the pages
+// load (from the extensions' sources). htmx 4's hx-sse (htmx.org/dist/ext) connects with hx-sse:connect and
+// swaps each unnamed event into that element; a named event is only dispatched as a DOM event. htmx 2's sse
+// extension (htmx-ext-sse) is enabled by hx-ext, connects with sse-connect and swaps the events sse-swap names:
+// "message" is the unnamed ones. One attribute set, not both: htmx 4 warns about htmx 2's names.
+function liveRegion(url: string, htmxVersion: string): Record<string, string> {
+  return htmxVersion === '2'
+    ? { 'hx-ext': 'sse', 'sse-connect': url, 'sse-swap': 'message' }
+    : { 'hx-sse:connect': url };
+}
+
+/**
+ * GET /admin/events: the dashboard's counts as server-sent events, one whenever the tasks change, until the
+ * dashboard goes away.
+ */
+export class DashboardEvents {
+  readonly #deps: Deps;
+
+  constructor(deps: Deps) {
+    this.#deps = deps;
+  }
+
+  props(req: PageRequest) {
+    const store = this.#deps.store;
+    // subscribe returns the unsubscribe: eventStream calls it once the client has left.
+    return eventStream(req, (stream) => store.subscribe(() => void stream.send(<Counts {...store.counts()} />)));
   }
 }
 
@@ -104,6 +162,7 @@ export class UserPage {
 /** /admin: a page group. GET /admin redirects to /admin/ (Go's ServeMux does it). */
 export class Admin {
   index = route('/{$} Dashboard', Dashboard);
+  events = route('GET /events', DashboardEvents);
   user = route('/users/{userId} User', UserPage);
 
   middlewares() {

@@ -4,9 +4,10 @@
 //   POST /tasks             add a task          → the task list
 //   POST /tasks/{id}/toggle toggle a task       → the task list
 //   DELETE /tasks/{id}      delete a task       → the task list
-//   /admin/                 Dashboard (/admin redirects here)
+//   /admin/                 Dashboard (/admin redirects here), with live task counts
+//   GET /admin/events       the counts as server-sent events
 //   /admin/users/{userId}   a user, with a refreshable activity partial
-//   GET /static/{path...}   CSS, icon, app.js, and htmx from its npm package
+//   GET /static/{path...}   CSS, icon, app.js, and htmx and its SSE extension from their npm packages
 
 import { join } from 'node:path';
 import {
@@ -20,9 +21,9 @@ import {
   type StaticFiles,
   type Tree,
 } from 'pagetree';
-import { Admin, UserPage } from './admin.tsx';
+import { Admin, DashboardEvents, UserPage, type AdminDeps } from './admin.tsx';
 import { Store } from './store.ts';
-import { AddTask, DeleteTask, TasksPage, ToggleTask, type Deps } from './tasks.tsx';
+import { AddTask, DeleteTask, TasksPage, ToggleTask } from './tasks.tsx';
 
 declare module 'pagetree' {
   interface Register {
@@ -35,6 +36,11 @@ function htmxScript(version: string): string {
   return require.resolve(version === '2' ? 'htmx2/dist/htmx.min.js' : 'htmx.org/dist/htmx.min.js');
 }
 
+/** The server-sent events extension of that htmx: htmx 4 ships hx-sse; htmx 2's is the htmx-ext-sse package. */
+function sseScript(version: string): string {
+  return require.resolve(version === '2' ? 'htmx-ext-sse/dist/sse.min.js' : 'htmx.org/dist/ext/hx-sse.min.js');
+}
+
 export class App {
   tasks = route('/{$} Tasks', TasksPage);
   add = route('POST /tasks', AddTask);
@@ -43,14 +49,10 @@ export class App {
   admin = route('/admin Admin', Admin);
   assets: Route<'GET /static/{path...}', StaticFiles>;
 
-  constructor(deps: AppDeps) {
-    const files = { 'htmx.min.js': htmxScript(deps.htmxVersion) };
+  constructor(deps: AdminDeps) {
+    const files = { 'htmx.min.js': htmxScript(deps.htmxVersion), 'htmx-sse.js': sseScript(deps.htmxVersion) };
     this.assets = route('GET /static/{path...}', staticFiles(join(__dirname, '..', 'static'), { files }));
   }
-}
-
-interface AppDeps extends Deps {
-  htmxVersion: string;
 }
 
 export interface AppOptions {
@@ -66,7 +68,7 @@ export interface AppOptions {
 export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree<App>; store: Store } {
   const store = new Store(options.databasePath ?? join(__dirname, 'data', 'tasks.db'));
   const mux = new ServeMux();
-  const deps: AppDeps = { store, htmxVersion: options.htmxVersion ?? '4' };
+  const deps: AdminDeps = { store, htmxVersion: options.htmxVersion ?? '4' };
   const tree = mount(mux, App, '/', 'Tasks', {
     deps,
     // Unsafe methods (the task actions) must come from this site's own pages: CSRF protection as in Go 1.25.
@@ -81,6 +83,7 @@ export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree
     [ToggleTask, { taskId: 1 }],
     [DeleteTask, { taskId: 1 }],
     [Admin],
+    [DashboardEvents],
     [UserPage, { userId: 1 }],
   ]);
   return { mux, tree, store };

@@ -26,7 +26,10 @@ export function Layout(props: { title: string; children?: Children }): JSX.Eleme
           <title safe>{props.title} · pagetree</title>
           <link rel="icon" href={staticUrl('icon.svg')} type="image/svg+xml" />
           <link rel="stylesheet" href={staticUrl('app.css')} />
-          <script src={staticUrl('htmx.min.js')} defer></script>
+          {/* Not deferred: htmx 4 loaded after parsing starts on a timer, which can run before a deferred
+              extension has registered; loaded now, it waits for DOMContentLoaded, after the extension */}
+          <script src={staticUrl('htmx.min.js')}></script>
+          <script src={staticUrl('htmx-sse.js')} defer></script>
           <script src={staticUrl('app.js')} defer></script>
         </head>
         <body>

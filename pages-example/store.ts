@@ -20,6 +20,13 @@ export interface User {
   role: string;
 }
 
+/** How many tasks there are, open and done. */
+export interface TaskCounts {
+  open: number;
+  done: number;
+  total: number;
+}
+
 export interface Activity {
   id: number;
   what: string;
@@ -59,6 +66,7 @@ function prepare(db: Database.Database) {
     addTask: db.prepare('INSERT INTO tasks (title) VALUES (?)'),
     toggleTask: db.prepare('UPDATE tasks SET done = 1 - done WHERE id = ?'),
     deleteTask: db.prepare('DELETE FROM tasks WHERE id = ?'),
+    countTasks: db.prepare('SELECT count(*) AS total, coalesce(sum(done), 0) AS done FROM tasks'),
     countUsers: db.prepare('SELECT count(*) AS n FROM users'),
     users: db.prepare('SELECT id, name, email, role FROM users ORDER BY id'),
     user: db.prepare('SELECT id, name, email, role FROM users WHERE id = ?'),
@@ -70,10 +78,11 @@ function prepare(db: Database.Database) {
 
 type Statements = ReturnType<typeof prepare>;
 
-/** Tasks and users, persisted in SQLite. */
+/** Tasks and users, persisted in SQLite; listeners hear of every change to the tasks. */
 export class Store {
   readonly #db: Database.Database;
   readonly #q: Statements;
+  readonly #listeners = new Set<() => void>();
 
   constructor(path: string) {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -103,16 +112,45 @@ export class Store {
 
   addTask(title: string): void {
     this.#q.addTask.run(title);
+    this.#changed();
   }
 
   /** Flips a task; false when there is no such task. */
   toggleTask(id: number): boolean {
-    return this.#q.toggleTask.run(id).changes === 1;
+    const found = this.#q.toggleTask.run(id).changes === 1;
+    if (found) this.#changed();
+    return found;
   }
 
   /** Deletes a task; false when there is no such task. */
   deleteTask(id: number): boolean {
-    return this.#q.deleteTask.run(id).changes === 1;
+    const found = this.#q.deleteTask.run(id).changes === 1;
+    if (found) this.#changed();
+    return found;
+  }
+
+  /** Open, done and all tasks. */
+  counts(): TaskCounts {
+    const { total, done } = this.#q.countTasks.get() as { total: number; done: number };
+    return { open: total - done, done, total };
+  }
+
+  /**
+   * Calls `listener` after every change to the tasks; returns the function that stops it.
+   * @example const unsubscribe = store.subscribe(() => console.log(store.counts()));
+   */
+  subscribe(listener: () => void): () => void {
+    this.#listeners.add(listener);
+    return () => void this.#listeners.delete(listener);
+  }
+
+  /** How many listeners there are: one per open dashboard. */
+  get subscribers(): number {
+    return this.#listeners.size;
+  }
+
+  #changed(): void {
+    for (const listener of this.#listeners) listener();
   }
 
   users(): User[] {

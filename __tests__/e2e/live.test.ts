@@ -1,0 +1,127 @@
+// Live regions in Chromium with the real htmx client and its SSE extension, htmx 4 (hx-sse, shipped in htmx.org)
+// and htmx 2 (htmx-ext-sse): the admin dashboard's task counts follow changes made in another page.
+
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { shutdown, toNodeListener } from '../../core/node/index.ts';
+import { createApp } from '../../pages-example/app.tsx';
+import { launchChromium } from '../support/chromium.ts';
+
+jest.setTimeout(60_000);
+
+let browser: Browser;
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+// Waits until `probe` returns a value that `ok` accepts, and returns it (jest has no expect.poll).
+async function poll<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeout = 5000): Promise<T> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
+  let server: Server;
+  let base: string;
+  let app: ReturnType<typeof createApp>;
+
+  beforeAll(async () => {
+    app = createApp({ databasePath: ':memory:', htmxVersion });
+    server = createServer(toNodeListener(app.mux));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await shutdown(server, 1000);
+    app.store.close();
+  });
+
+  const counts = (page: Page) => page.locator('#admin-index-counts').textContent();
+  const subscribers = (n: number) =>
+    poll(
+      () => app.store.subscribers,
+      (s) => s === n,
+    );
+
+  // What the tasks page does, then how long the dashboard takes to show it (at most a second).
+  async function changeAndSee(dashboard: Page, change: () => Promise<void>, want: string): Promise<void> {
+    await change();
+    const seen = await poll(
+      () => counts(dashboard),
+      (text) => text === want,
+      1000,
+    );
+    expect(seen).toBe(want);
+  }
+
+  test('a change made in another page shows on the dashboard within a second', async () => {
+    const dashboard = await browser.newPage();
+    await dashboard.goto(base + '/admin/');
+    expect(await subscribers(1)).toBe(1); // the extension connected
+    await expect(counts(dashboard)).resolves.toBe('0 open · 0 done · 0 tasks');
+
+    const tasks = await browser.newPage();
+    await tasks.goto(base + '/');
+    await changeAndSee(
+      dashboard,
+      async () => {
+        await tasks.fill('input[name=title]', 'water the plants');
+        await tasks.click('form.add button');
+        await tasks.locator('ul.tasks li', { hasText: 'water the plants' }).waitFor();
+      },
+      '1 open · 0 done · 1 task',
+    );
+    await changeAndSee(
+      dashboard,
+      async () => {
+        await tasks.locator('ul.tasks li', { hasText: 'water the plants' }).locator('button.toggle').click();
+        await tasks.locator('ul.tasks li.done').waitFor();
+      },
+      '0 open · 1 done · 1 task',
+    );
+    await changeAndSee(
+      dashboard,
+      async () => {
+        await tasks.locator('ul.tasks li button.delete').click();
+        await tasks.locator('ul.tasks li').waitFor({ state: 'detached' });
+      },
+      '0 open · 0 done · 0 tasks',
+    );
+    // The region was swapped in place: one of it, still connected.
+    expect(await dashboard.locator('#admin-index-counts').count()).toBe(1);
+    expect(app.store.subscribers).toBe(1);
+    await tasks.close();
+
+    // Leaving the dashboard by a boosted link (no page unload) closes the stream, and so does closing the page.
+    await dashboard.click('nav a:has-text("Tasks")');
+    await dashboard.locator('h1', { hasText: 'Tasks' }).waitFor();
+    expect(await subscribers(0)).toBe(0);
+    await dashboard.goto(base + '/admin/');
+    expect(await subscribers(1)).toBe(1);
+    await dashboard.close();
+    expect(await subscribers(0)).toBe(0);
+  });
+
+  // htmx 4 deferred started on a timer that could fire before a deferred extension had registered.
+  test('sse-extension-loaded-late-still-connects', async () => {
+    const dashboard = await browser.newPage();
+    await dashboard.route('**/static/htmx-sse.*', async (route) => {
+      await new Promise((r) => setTimeout(r, 300));
+      await route.continue();
+    });
+    await dashboard.goto(base + '/admin/');
+    expect(await subscribers(1)).toBe(1);
+    await dashboard.close();
+    expect(await subscribers(0)).toBe(0);
+  });
+});
