@@ -40,7 +40,9 @@ test('the home page is a full document with the nav, the add form and the list r
   expect(r.body).toContain('hx-post="/tasks" hx-target="#tasks-task-list"');
   expect(r.body).toContain('<section id="tasks-task-list"><p class="empty">No tasks.</p></section>');
   expect(r.body).toContain('<p class="open-count" id="tasks-open-count" aria-live="polite">0 open tasks</p>');
-  expect(r.body).toMatch(/<script src="\/static\/htmx\.min\.[0-9a-f]{8}\.js" defer><\/script>/);
+  // Not deferred: a deferred htmx 4 can start before its deferred SSE extension registers (layout.tsx).
+  expect(r.body).toMatch(/<script src="\/static\/htmx\.min\.[0-9a-f]{8}\.js"><\/script>/);
+  expect(r.body).toMatch(/<script src="\/static\/htmx-sse\.[0-9a-f]{8}\.js" defer><\/script>/);
 });
 
 // The count region beside each answer, in the form each htmx reads.
@@ -78,6 +80,18 @@ test('the search answers htmx with only the matching tasks', async () => {
   expect(r.body).not.toContain('<h1>');
   const percent = await fetchPage(app.mux, '/?q=%25', { headers: htmx4('section#tasks-task-list') });
   expect(percent.body).toBe('<p class="empty">No tasks.</p>'); // LIKE wildcards are escaped
+});
+
+test('an unknown address gets the app 404 page; a wrong method still gets 405 with Allow', async () => {
+  const r = await fetchPage(app.mux, '/no/such/page');
+  expect(r.status).toBe(404);
+  expect(r.body).toMatch(/^<!doctype html>/);
+  expect(r.body).toContain('<title>Not found · pagetree</title>');
+  expect(r.body).toContain('<a href="/">Back to the tasks</a>');
+  const hx = await app.mux.fetch(htmxRequest('/no/such/page', { target: TasksPage.prototype.taskList }));
+  expect([hx.status, await hx.text()]).toEqual([404, '<p class="empty">Not found.</p>']);
+  const wrong = await fetchPage(app.mux, '/tasks', { method: 'GET' });
+  expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'POST']);
 });
 
 test('user input is escaped everywhere', async () => {

@@ -8,6 +8,7 @@
 //   GET /admin/events       the counts as server-sent events
 //   /admin/users/{userId}   a user, with a refreshable activity partial
 //   GET /static/{path...}   CSS, icon, app.js, and htmx and its SSE extension from their npm packages
+//   anything else           the app's own 404 page (NotFoundPage)
 
 import { join } from 'node:path';
 import {
@@ -22,6 +23,7 @@ import {
   type Tree,
 } from 'pagetree';
 import { Admin, DashboardEvents, UserPage, type AdminDeps } from './admin.tsx';
+import { NotFoundPage } from './not-found.tsx';
 import { Store } from './store.ts';
 import { AddTask, DeleteTask, TasksPage, ToggleTask } from './tasks.tsx';
 
@@ -75,6 +77,8 @@ export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree
     middlewares: options.liveReload ? [crossOriginProtection(), liveReload(mux)] : [crossOriginProtection()],
     // A page that hangs gets a 503 instead of holding the connection.
     timeout: 10_000,
+    // Unknown addresses get the app's own page (405 and Go's redirects stay as they are).
+    notFound: NotFoundPage,
   });
   // Every dynamic link resolves, or the app does not start.
   tree.validate([

@@ -1,0 +1,26 @@
+// The app's own 404 page: the layout for a full load, a fragment when htmx swaps the answer into an element.
+
+import { htmxDetails, renderComponent, urlFor } from 'pagetree';
+import { Layout } from './layout.tsx';
+import { TasksPage } from './tasks.tsx';
+
+export class NotFoundPage {
+  props() {
+    const hx = htmxDetails();
+    if (hx.isHtmx && !hx.boosted && hx.requestType !== 'full') {
+      return renderComponent(<p class="empty">Not found.</p>);
+    }
+    return {};
+  }
+
+  page() {
+    return (
+      <Layout title="Not found">
+        <p>There is no page at this address.</p>
+        <p>
+          <a href={urlFor(TasksPage)}>Back to the tasks</a>
+        </p>
+      </Layout>
+    );
+  }
+}
