@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { shutdown, toNodeListener } from '../../core/node/index.ts';
 import { createApp } from '../../pages-example/app.tsx';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, poll } from '../support/chromium.ts';
 
 const artifacts = join(__dirname, 'artifacts');
 jest.setTimeout(60_000);
@@ -21,16 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-// Waits until `probe` returns a value that `ok` accepts, and returns it (jest has no expect.poll).
-async function poll<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeout = 5000): Promise<T> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 interface Seen {
   method: string;

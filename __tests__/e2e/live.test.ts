@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { shutdown, toNodeListener } from '../../core/node/index.ts';
 import { createApp } from '../../pages-example/app.tsx';
-import { launchChromium } from '../support/chromium.ts';
+import { launchChromium, poll } from '../support/chromium.ts';
 
 jest.setTimeout(60_000);
 
@@ -18,16 +18,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
 });
-
-// Waits until `probe` returns a value that `ok` accepts, and returns it (jest has no expect.poll).
-async function poll<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeout = 5000): Promise<T> {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const value = await probe();
-    if (ok(value) || Date.now() > end) return value;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
   let server: Server;

@@ -29,3 +29,17 @@ export async function launchChromium(): Promise<Browser> {
     ],
   });
 }
+
+/**
+ * Waits until `probe` returns a value that `ok` accepts, and returns it (or the last value after `timeout` ms):
+ * jest has no expect.poll.
+ * @example expect(await poll(() => page.locator('li').count(), (n) => n === 1)).toBe(1);
+ */
+export async function poll<T>(probe: () => T | Promise<T>, ok: (value: T) => boolean, timeout = 5000): Promise<T> {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const value = await probe();
+    if (ok(value) || Date.now() > end) return value;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
