@@ -424,7 +424,7 @@ describe('alsoRender: several regions in one answer', () => {
     ['rows', 2, '<template><tbody id="rows" hx-swap-oob="beforeend"><tr><td>row</td></tr></tbody></template>'],
     ['outer', 4, '<hx-partial id="panel" hx-swap="outerHTML"><section class="new">x</section></hx-partial>'],
     ['outer', 2, '<template><section hx-swap-oob="outerHTML:#panel" class="new">x</section></template>'],
-    ['odd-id', 4, '<hx-partial id="a&quot;b&lt;c" hx-swap="innerHTML"><i>odd</i></hx-partial>'],
+    ['odd-id', 4, '<hx-partial id="a&#34;b&lt;c" hx-swap="innerHTML"><i>odd</i></hx-partial>'],
   ])('%s (htmx %s)', async (how, version, region) => {
     expect((await send(`/add?how=${how}`, { method: 'POST', version })).body).toBe('<li>new</li>' + region);
   });

@@ -221,18 +221,30 @@ function finishPage(
     }
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
-  if (fragment && ctx.regions && ctx.htmx.isHtmx) html = withRegions(html, ctx);
+  const regions = fragment && ctx.regions !== undefined && ctx.htmx.isHtmx;
   return isThenable(html)
-    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx))
-    : htmlResponse(node, html, ctx);
+    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, regions))
+    : htmlResponse(node, html, ctx, regions);
 }
 
-function htmlResponse(node: PageNode, html: unknown, ctx: RequestContext): Response {
+// `regions`: append what alsoRender asked for (a fragment for htmx only).
+function htmlResponse(
+  node: PageNode,
+  html: unknown,
+  ctx: RequestContext,
+  regions: boolean,
+): Response | Promise<Response> {
   if (typeof html !== 'string') {
     throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
   }
+  let body: string = html;
+  if (regions) {
+    const joined = withRegions(html, ctx);
+    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false));
+    body = joined;
+  }
   const headers = answerHeaders(ctx);
-  return liteResponse(ctx.status ?? ctx.defaultStatus, html, headers ? { ...htmlHeaders, ...headers } : htmlHeaders);
+  return liteResponse(ctx.status ?? ctx.defaultStatus, body, headers ? { ...htmlHeaders, ...headers } : htmlHeaders);
 }
 
 // A serveHTTP page's answer, with what it set through setHeader and the htmx helpers.

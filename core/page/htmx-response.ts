@@ -14,23 +14,10 @@
 //   - htmx 2 reads <hx-partial> only from 2.0.11 on, so htmx 2 gets hx-swap-oob, which every 2.x reads.
 
 import { context, idTarget, id as idOf, type IdTarget, type RequestContext } from './context.ts';
+import { escapeHtml } from '../mux/response.ts';
 
-/** How htmx inserts content: `hx-swap` styles both versions know, plus htmx 4's `textContent`. */
-export type SwapStyle =
-  | 'innerHTML'
-  | 'outerHTML'
-  | 'textContent'
-  | 'beforebegin'
-  | 'afterbegin'
-  | 'beforeend'
-  | 'afterend'
-  | 'delete'
-  | 'none';
-
-/** A swap style, optionally with htmx modifiers: "innerHTML", "outerHTML swap:200ms". */
-export type Swap = SwapStyle | `${SwapStyle} ${string}`;
-
-const swapStyles = new Set<string>([
+// The `hx-swap` styles both versions know, plus htmx 4's `textContent`: the type and the check read this one list.
+const swapStyles = [
   'innerHTML',
   'outerHTML',
   'textContent',
@@ -40,7 +27,13 @@ const swapStyles = new Set<string>([
   'afterend',
   'delete',
   'none',
-]);
+] as const;
+
+/** How htmx inserts content: `hx-swap` styles both versions know, plus htmx 4's `textContent`. */
+export type SwapStyle = (typeof swapStyles)[number];
+
+/** A swap style, optionally with htmx modifiers: "innerHTML", "outerHTML swap:200ms". */
+export type Swap = SwapStyle | `${SwapStyle} ${string}`;
 
 /** When htmx fires a triggered event: on receiving the answer (default), after the swap, or after settling. */
 export type TriggerTime = 'receive' | 'swap' | 'settle';
@@ -205,22 +198,20 @@ export function answerHeaders(ctx: RequestContext): Record<string, string> | und
 }
 
 /** The answer's HTML with the regions of alsoRender after it, in the requesting htmx's form. */
-export function withRegions(html: unknown, ctx: RequestContext): unknown {
+export function withRegions(html: string, ctx: RequestContext): string | Promise<string> {
   const regions = ctx.regions!;
-  const parts: unknown[] = [html];
-  for (const r of regions) parts.push(r.html);
-  const join = (done: unknown[]): unknown => {
-    if (typeof done[0] !== 'string') return done[0]; // the pipeline names what went wrong
-    let out = done[0];
-    for (let i = 0; i < regions.length; i++) out += regionHtml(regions[i]!, String(done[i + 1]), ctx.htmx.version);
+  const join = (rendered: readonly string[]): string => {
+    let out = html;
+    for (let i = 0; i < regions.length; i++) out += regionHtml(regions[i]!, rendered[i]!, ctx.htmx.version);
     return out;
   };
-  return parts.some(isThenable) ? Promise.all(parts).then(join) : join(parts);
+  const parts = regions.map((r) => r.html);
+  return parts.some((p) => p instanceof Promise) ? Promise.all(parts).then(join) : join(parts as string[]);
 }
 
 function regionHtml(region: { id: string; swap: string; tag: string }, html: string, version: 2 | 4 | null): string {
-  const id = escapeAttr(region.id);
-  if (version === 4) return `<hx-partial id="${id}" hx-swap="${escapeAttr(region.swap)}">${html}</hx-partial>`;
+  const id = escapeHtml(region.id);
+  if (version === 4) return `<hx-partial id="${id}" hx-swap="${escapeHtml(region.swap)}">${html}</hx-partial>`;
   // htmx 2 reads only the style, and for outerHTML swaps in the element itself, so that element carries the
   // attribute. Inside its own <template> the wrapper parses wherever it stands (a <tbody> after a <div> would not).
   const style = region.swap.split(' ', 1)[0]!;
@@ -237,7 +228,7 @@ function withOobAttribute(html: string, id: string): string {
     );
   }
   const at = m.index + m[0].length;
-  return `${html.slice(0, at)} hx-swap-oob="outerHTML:#${escapeAttr(cssIdent(id))}"${html.slice(at)}`;
+  return `${html.slice(0, at)} hx-swap-oob="outerHTML:#${escapeHtml(cssIdent(id))}"${html.slice(at)}`;
 }
 
 function put(api: string, name: string, value: string): void {
@@ -247,10 +238,8 @@ function put(api: string, name: string, value: string): void {
 
 function checkSwap(api: string, swap: string): string {
   const style = swap.split(' ', 1)[0]!;
-  if (!swapStyles.has(style)) {
-    throw new TypeError(
-      `${api}(): unknown swap style ${JSON.stringify(style)}; use one of ${[...swapStyles].join(', ')}`,
-    );
+  if (!(swapStyles as readonly string[]).includes(style)) {
+    throw new TypeError(`${api}(): unknown swap style ${JSON.stringify(style)}; use one of ${swapStyles.join(', ')}`);
   }
   return swap;
 }
@@ -281,10 +270,6 @@ function headerJson(value: unknown): string {
   );
 }
 
-function escapeAttr(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-}
-
 // CSS.escape (CSSOM "serialize an identifier"), which Node lacks, for an id in a selector.
 function cssIdent(s: string): string {
   let out = '';
@@ -299,8 +284,4 @@ function cssIdent(s: string): string {
     else out += '\\' + s[i];
   }
   return out;
-}
-
-function isThenable(x: unknown): x is PromiseLike<unknown> {
-  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
 }
