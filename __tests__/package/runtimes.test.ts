@@ -136,6 +136,26 @@ describe.each(runtimes)('%s', (_name, start) => {
     expect([h4.status, await h4.text()]).toEqual([200, '<li>beta</li>']);
   });
 
+  test('another region and a trigger beside a fragment, for htmx 4 and htmx 2', async () => {
+    const h4 = await fetch(app.url + '/more', {
+      headers: { 'HX-Request': 'true', 'HX-Request-Type': 'partial', 'HX-Target': 'div#more' },
+    });
+    expect(await h4.text()).toBe(
+      '<p>more</p><hx-partial id="home-list" hx-swap="beforeend"><li>extra</li></hx-partial>',
+    );
+    expect(h4.headers.get('hx-trigger')).toBe('{"more-loaded":{"ok":true}}');
+    const h2 = await fetch(app.url + '/more', { headers: { 'HX-Request': 'true', 'HX-Target': 'more' } });
+    expect(await h2.text()).toBe(
+      '<p>more</p><template><div id="home-list" hx-swap-oob="beforeend"><li>extra</li></div></template>',
+    );
+  });
+
+  test('a server-sent event stream', async () => {
+    const res = await fetch(app.url + '/events');
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(await res.text()).toContain('id: 1\ndata: <li>alpha</li>\n\n');
+  });
+
   test('404 and 405 as Go answers them', async () => {
     const missing = await fetch(app.url + '/nope');
     expect([missing.status, await missing.text()]).toEqual([404, '404 page not found\n']);
