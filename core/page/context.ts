@@ -39,6 +39,8 @@ export interface RequestContext {
   triggers: Triggers | undefined;
   /** Components to render into other regions of the page too (`alsoRender`). */
   regions: Region[] | undefined;
+  /** Set-Cookie lines for the page's answer (`setCookie`, `deleteCookie`, `flash`), in call order. */
+  cookies: string[] | undefined;
 }
 
 /** Client events by when htmx fires them: name → detail. */
@@ -98,6 +100,9 @@ export function context(api: string): RequestContext {
 }
 
 const mountedTrees = new Set<Tree>();
+
+/** The secret each tree signs cookies with (`mount(..., { secret })`); the cookie helpers read it. */
+export const treeSecrets = new WeakMap<Tree, string>();
 
 /** Makes a tree's components known to id()/idTarget() outside a request. */
 export function rememberTree(tree: Tree): void {

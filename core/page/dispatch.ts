@@ -136,6 +136,7 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       headers: undefined,
       triggers: undefined,
       regions: undefined,
+      cookies: undefined,
     };
     return requestContext.run(ctx, bounded, ctx);
   };
@@ -268,8 +269,18 @@ function withContext(res: Response, ctx: RequestContext, api: string): Response 
   const headers = answerHeaders(ctx);
   if (!headers) return res;
   const data = liteData(res);
-  if (data) return liteResponse(data.status, data.body, { ...headers, ...data.headers });
-  const merged = new Headers(headers);
+  if (data) {
+    const own = data.headers['set-cookie'];
+    const merged = { ...headers, ...data.headers };
+    // Both set cookies: the page's context's first, then the Response's own.
+    if (own !== undefined && ctx.cookies) merged['set-cookie'] = [...ctx.cookies, ...[own].flat()];
+    return liteResponse(data.status, data.body, merged);
+  }
+  const merged = new Headers();
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string') merged.set(name, value);
+    else for (const one of value) merged.append(name, one);
+  }
   res.headers.forEach((value, name) => {
     if (name === 'set-cookie') merged.append(name, value);
     else merged.set(name, value);

@@ -180,10 +180,12 @@ export function alsoRender(
   (ctx.regions ??= []).push({ id: idOf(region), html: element, swap, tag });
 }
 
-/** The headers the helpers and setHeader recorded, ready for the answer; undefined when there are none. */
-export function answerHeaders(ctx: RequestContext): Record<string, string> | undefined {
-  if (!ctx.triggers) return ctx.headers;
-  const headers = { ...ctx.headers };
+/** The headers the helpers, setHeader and the cookie helpers recorded, ready for the answer; undefined when none. */
+export function answerHeaders(ctx: RequestContext): Record<string, string | string[]> | undefined {
+  if (!ctx.triggers && !ctx.cookies) return ctx.headers;
+  const headers: Record<string, string | string[]> = { ...ctx.headers };
+  if (ctx.cookies) headers['set-cookie'] = ctx.cookies;
+  if (!ctx.triggers) return headers;
   const { receive, swap, settle } = ctx.triggers;
   if (ctx.htmx.version === 4) {
     // One header, fired after the swap, for all three.

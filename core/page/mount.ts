@@ -10,7 +10,7 @@
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
 import { ConflictError, MountError, PatternError } from '../errors.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
-import { rememberTree } from './context.ts';
+import { rememberTree, treeSecrets } from './context.ts';
 import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
 import { composePath, isRoute, parseTag, type PageClass } from './route.ts';
 import { Tree } from './tree.ts';
@@ -36,6 +36,11 @@ export interface MountOptions<TDeps = unknown> {
    * for htmx) with status 404. 405s and Go's redirects stay as they are.
    */
   notFound?: PageClass<object> | object;
+  /**
+   * The key that signs cookies (flash messages): at least 32 characters, kept out of the source (an environment
+   * variable). Without it, `flash()` is an error.
+   */
+  secret?: string;
 }
 
 /**
@@ -68,6 +73,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
     { ...options, onEmptyRoute: options.onEmptyRoute ?? ((node) => warnEmpty(mux, node)) },
   );
   const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40, options.urlPrefix ?? '');
+  if (options.secret !== undefined) treeSecrets.set(tree, checkSecret(rootName, options.secret));
   register(mux, tree, rootNode, options);
   runInit(rootNode);
   if (options.notFound !== undefined) registerNotFound(mux, tree, rootNode, options);
@@ -150,6 +156,17 @@ function checkVerbs(node: PageNode, ownMethod: string): void {
         `(props and page answer GET); remove "${node.method}" from the tag`,
     );
   }
+}
+
+function checkSecret(rootName: string, secret: unknown): string {
+  if (typeof secret !== 'string' || secret.length < 32) {
+    throw new MountError(
+      `${rootName} (secret)`,
+      'the secret must be a string of at least 32 characters; generate one (openssl rand -base64 32) and pass it ' +
+        'from the environment',
+    );
+  }
+  return secret;
 }
 
 function warnEmpty(mux: ServeMux, node: PageNode): void {
