@@ -1,0 +1,361 @@
+// parseForm: a form body (urlencoded or multipart) validated with any Standard Schema validator, into typed
+// values or the messages per field with what was submitted; bodies that are not forms are 4xx. Then the 422 loop
+// of a page: an invalid submission re-renders the form (the partial for htmx, the page without JavaScript).
+
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as v from 'valibot';
+import { z } from 'zod';
+import { formState, parseForm, type FormState } from '../core/http/form.ts';
+import {
+  htmxRequest,
+  id,
+  idTarget,
+  mount,
+  redirect,
+  route,
+  ServeMux,
+  setStatus,
+  urlFor as typedUrlFor,
+  type PageRequest,
+  type UrlParams,
+} from '../core/index.ts';
+import { shutdown, toNodeListener } from '../core/node/index.ts';
+import { send } from './support/node-http.ts';
+
+// The example app registers its root (interface Register), which types the plain urlFor; this tree is another.
+const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
+
+const url = 'http://localhost/form';
+
+function urlencoded(body: string): Request {
+  return new Request(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+}
+
+function multipart(data: FormData): Request {
+  return new Request(url, { method: 'POST', body: data });
+}
+
+const TaskForm = z.object({
+  title: z.string().trim().min(1, 'A task needs a title').max(200, 'At most 200 characters'),
+});
+
+describe('parseForm: values', () => {
+  test('a valid submission gives the schema output (trimmed) and what was typed', async () => {
+    const form = await parseForm(urlencoded('title=+Milk+%26+eggs+'), TaskForm);
+    expect(form.ok).toBe(true);
+    expect(form.data).toEqual({ title: 'Milk & eggs' });
+    expect(form.values).toEqual({ title: ' Milk & eggs ' });
+    expect(form.errors).toEqual({});
+    expect(form.formErrors).toEqual([]);
+  });
+
+  test('an invalid submission gives the messages per field and the submitted values', async () => {
+    const form = await parseForm(urlencoded('title=+++&other=x'), TaskForm);
+    expect(form.ok).toBe(false);
+    expect(form.data).toBeUndefined();
+    expect(form.errors).toEqual({ title: ['A task needs a title'] });
+    expect(form.values).toEqual({ title: '   ', other: 'x' });
+    const long = await parseForm(urlencoded(`title=${'a'.repeat(201)}`), TaskForm);
+    expect(long.errors).toEqual({ title: ['At most 200 characters'] });
+  });
+
+  test('a missing field is reported under its name', async () => {
+    const form = await parseForm(urlencoded(''), TaskForm);
+    expect(form.ok).toBe(false);
+    expect(Object.keys(form.errors)).toEqual(['title']);
+    expect(form.values).toEqual({});
+  });
+
+  test('repeated fields are arrays; one value is a string unless the schema or "[]" says array', async () => {
+    const Schema = z.object({
+      tag: z.array(z.string()),
+      one: z.string(),
+      many: z.union([z.string(), z.array(z.string())]),
+    });
+    const form = await parseForm(urlencoded('tag=a&one=x&many=1&many=2'), Schema);
+    expect(form.data).toEqual({ tag: ['a'], one: 'x', many: ['1', '2'] });
+    expect(form.allValues).toEqual({ tag: ['a'], one: ['x'], many: ['1', '2'] });
+    expect(form.values).toEqual({ tag: 'a', one: 'x', many: '1' });
+  });
+
+  test('a checkbox group with no box checked is an empty array; a single unchecked box is absent', async () => {
+    const Schema = z.object({
+      colors: z.array(z.enum(['red', 'blue'])).min(1, 'Pick a color'),
+      done: z.stringbool().default(false),
+    });
+    const none = await parseForm(urlencoded(''), Schema);
+    expect(none.errors).toEqual({ colors: ['Pick a color'] });
+    const some = await parseForm(urlencoded('colors=blue&done=on'), Schema);
+    expect(some.data).toEqual({ colors: ['blue'], done: true });
+    const unchecked = await parseForm(urlencoded('colors=red'), Schema);
+    expect(unchecked.data).toEqual({ colors: ['red'], done: false });
+    const wrong = await parseForm(urlencoded('colors=green&colors=red'), Schema);
+    expect(wrong.ok).toBe(false);
+    expect(wrong.allValues).toEqual({ colors: ['green', 'red'] });
+  });
+
+  test('"name[]" fields are arrays for validators without a JSON Schema (valibot)', async () => {
+    const Schema = v.object({ tags: v.array(v.string()), title: v.pipe(v.string(), v.minLength(1, 'Required')) });
+    const one = await parseForm(urlencoded('tags[]=a&title=x'), Schema);
+    expect(one.data).toEqual({ tags: ['a'], title: 'x' });
+    const none = await parseForm(urlencoded('tags[]=&title='), Schema);
+    expect(none.ok).toBe(false);
+    expect(none.errors).toEqual({ title: ['Required'] });
+    expect(none.allValues).toEqual({ tags: [''], title: [''] });
+  });
+
+  test('numbers are strings the schema converts', async () => {
+    const Schema = z.object({ qty: z.coerce.number().int().min(1, 'At least 1') });
+    expect((await parseForm(urlencoded('qty=3'), Schema)).data).toEqual({ qty: 3 });
+    const bad = await parseForm(urlencoded('qty=0'), Schema);
+    expect(bad.errors).toEqual({ qty: ['At least 1'] });
+    expect(bad.values).toEqual({ qty: '0' });
+    const valibot = v.object({ qty: v.pipe(v.string(), v.transform(Number), v.integer('Whole numbers only')) });
+    expect((await parseForm(urlencoded('qty=12'), valibot)).data).toEqual({ qty: 12 });
+    const notNumber = await parseForm(urlencoded('qty=twelve'), valibot);
+    expect(notNumber.errors).toEqual({ qty: ['Whole numbers only'] });
+  });
+
+  test('issues without a field are form errors', async () => {
+    const Schema = z
+      .object({ password: z.string(), confirm: z.string() })
+      .refine((f) => f.password === f.confirm, 'The passwords differ');
+    const form = await parseForm(urlencoded('password=a&confirm=b'), Schema);
+    expect(form.ok).toBe(false);
+    expect(form.formErrors).toEqual(['The passwords differ']);
+    expect(form.errors).toEqual({});
+  });
+
+  test('multipart: files reach the schema; an empty file input is absent', async () => {
+    const Schema = z.object({ name: z.string(), photo: z.instanceof(File).optional() });
+    const data = new FormData();
+    data.append('name', 'Ada');
+    data.append('photo', new File(['<svg/>'], 'a.svg', { type: 'image/svg+xml' }));
+    const form = await parseForm(multipart(data), Schema);
+    expect(form.ok).toBe(true);
+    expect(form.data?.photo?.name).toBe('a.svg');
+    expect(await form.data?.photo?.text()).toBe('<svg/>');
+    expect(form.values).toEqual({ name: 'Ada' }); // files are not text to render again
+    // A file input left empty, as browsers send it: filename="" and no bytes.
+    const empty = new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=b' },
+      body:
+        '--b\r\nContent-Disposition: form-data; name="name"\r\n\r\nAda\r\n' +
+        '--b\r\nContent-Disposition: form-data; name="photo"; filename=""\r\n' +
+        'Content-Type: application/octet-stream\r\n\r\n\r\n--b--\r\n',
+    });
+    const without = await parseForm(empty, Schema);
+    expect(without.data).toEqual({ name: 'Ada' });
+  });
+
+  test('a field named __proto__ is only a field', async () => {
+    const form = await parseForm(urlencoded('__proto__=x&constructor=y&title=t'), TaskForm);
+    expect(form.ok).toBe(true);
+    expect(form.data).toEqual({ title: 't' });
+    expect(form.values.title).toBe('t');
+    expect(({} as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  test('formState: the state of a form not yet submitted', () => {
+    const state: FormState<'title'> = formState(TaskForm, { title: 'Milk' });
+    expect(state).toEqual({ values: { title: 'Milk' }, allValues: {}, errors: {}, formErrors: [] });
+  });
+});
+
+describe('parseForm: bodies that are not forms', () => {
+  async function statusOf(req: Request, maxBytes?: number): Promise<unknown> {
+    try {
+      await parseForm(req, TaskForm, { maxBytes });
+      return 'parsed';
+    } catch (err) {
+      return (err as { status?: unknown }).status;
+    }
+  }
+
+  test('JSON is a 415, no Content-Type a 400, truncated multipart a 400', async () => {
+    const json = new Request(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(await statusOf(json)).toBe(415);
+    const bare = new Request(url, { method: 'POST', body: new Uint8Array([1, 2]) });
+    expect(await statusOf(bare)).toBe(400);
+    const truncated = new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data; name="title"\r\n\r\nMilk',
+    });
+    expect(await statusOf(truncated)).toBe(400);
+  });
+
+  test('a body over maxBytes is a 413, announced or streamed', async () => {
+    expect(await statusOf(urlencoded(`title=${'a'.repeat(100)}`), 50)).toBe(413);
+    const chunks = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode('title=aaaaaaaaaa'));
+        c.close();
+      },
+    });
+    const streamed = new Request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: chunks,
+      duplex: 'half',
+    } as RequestInit);
+    expect(await statusOf(streamed, 50)).toBe(413);
+    expect(await statusOf(urlencoded('title=a'), 50)).toBe('parsed');
+  });
+});
+
+// The 422 loop on a page: GET renders the form, POST validates it.
+const tasks = new Map<string, string>();
+
+class EditPage {
+  props(req: PageRequest) {
+    const title = tasks.get(req.pathValue('taskId')) ?? '';
+    return { form: formState(TaskForm, { title }) };
+  }
+  async post(req: PageRequest) {
+    const form = await parseForm(req, TaskForm);
+    if (!form.ok) {
+      setStatus(422);
+      return { form };
+    }
+    tasks.set(req.pathValue('taskId'), form.data.title);
+    return redirect(urlFor(EditPage, { taskId: req.pathValue('taskId') }));
+  }
+  page(props: { form: FormState<'title'> }) {
+    return (
+      <html>
+        <body>
+          <div id={id(this.editForm)}>{this.editForm(props)}</div>
+        </body>
+      </html>
+    );
+  }
+  editForm(props: { form: FormState<'title'> }) {
+    const error = props.form.errors.title?.[0];
+    return (
+      <form method="post" hx-post={urlFor(EditPage)} hx-target={idTarget(this.editForm)}>
+        <input name="title" value={props.form.values.title} aria-invalid={error ? 'true' : undefined} />
+        {error && (
+          <p class="error" safe>
+            {error}
+          </p>
+        )}
+      </form>
+    );
+  }
+}
+
+class App {
+  edit = route('/tasks/{taskId} Edit', EditPage);
+}
+
+describe('the 422 loop', () => {
+  const warnings: string[] = [];
+  const mux = new ServeMux({ logger: { error: () => {}, warn: (m) => warnings.push(m) } });
+  mount(mux, App);
+  beforeEach(() => tasks.set('1', 'Milk'));
+
+  function post(body: string, headers: Record<string, string> = {}): Promise<Response> {
+    return mux.fetch(
+      new Request('http://localhost/tasks/1', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        body,
+      }),
+    );
+  }
+
+  test('no JavaScript: 422 with the whole page, the error beside the field, the value kept and escaped', async () => {
+    const res = await post('title=+');
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html).toContain('<html>');
+    expect(html).toContain('<input name="title" value=" " aria-invalid="true"/>');
+    expect(html).toContain('<p class="error">A task needs a title</p>');
+    expect(tasks.get('1')).toBe('Milk');
+    const long = await post(`title=${encodeURIComponent('"><script>x</script>')}${'a'.repeat(200)}`);
+    expect(long.status).toBe(422);
+    expect(await long.text()).toContain(`value="&#34;><script>x</script>${'a'.repeat(200)}"`);
+  });
+
+  test.each([2, 4] as const)('htmx %s: 422 with only the form', async (version) => {
+    const req = htmxRequest('http://localhost/tasks/1', {
+      version,
+      method: 'POST',
+      target: 'edit-edit-form',
+      form: { title: '' },
+    });
+    const res = await mux.fetch(req);
+    expect(res.status).toBe(422);
+    const html = await res.text();
+    expect(html.startsWith('<form')).toBe(true);
+    expect(html).toContain('A task needs a title');
+  });
+
+  test('a valid submission saves and redirects (303, or HX-Location for htmx)', async () => {
+    const plain = await post('title=Bread');
+    expect(plain.status).toBe(303);
+    expect(plain.headers.get('location')).toBe('/tasks/1');
+    expect(tasks.get('1')).toBe('Bread');
+    const hx = await post('title=Eggs', { 'hx-request': 'true' });
+    expect(hx.status).toBe(200);
+    expect(hx.headers.get('hx-location')).toBe('/tasks/1');
+    expect(tasks.get('1')).toBe('Eggs');
+  });
+
+  test('a JSON body is a 415, not a 500', async () => {
+    const res = await mux.fetch(
+      new Request('http://localhost/tasks/1', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"title":"x"}',
+      }),
+    );
+    expect(res.status).toBe(415);
+    expect(warnings).toEqual([expect.stringContaining('415 Unsupported Media Type')]);
+  });
+});
+
+describe('through the node adapter', () => {
+  let server: Server;
+  let port: number;
+  beforeAll(async () => {
+    const mux = new ServeMux();
+    mount(mux, App);
+    server = createServer(toNodeListener(mux, { maxBodySize: 1000 }));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(() => shutdown(server, 1000));
+
+  test('urlencoded and multipart parse; the adapter limit answers 413', async () => {
+    tasks.set('1', 'Milk');
+    const headers = { 'content-type': 'application/x-www-form-urlencoded', origin: `http://127.0.0.1:${port}` };
+    const bad = await send(port, '/tasks/1', { method: 'POST', headers, body: 'title=' });
+    expect(bad.status).toBe(422);
+    expect(bad.body).toContain('A task needs a title');
+    const ok = await send(port, '/tasks/1', { method: 'POST', headers, body: 'title=Tea' });
+    expect(ok.status).toBe(303);
+    expect(tasks.get('1')).toBe('Tea');
+    const boundary = 'XyZ';
+    const body = `--${boundary}\r\nContent-Disposition: form-data; name="title"\r\n\r\nCoffee\r\n--${boundary}--\r\n`;
+    const mp = await send(port, '/tasks/1', {
+      method: 'POST',
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}` },
+      body,
+    });
+    expect(mp.status).toBe(303);
+    expect(tasks.get('1')).toBe('Coffee');
+    const big = await send(port, '/tasks/1', { method: 'POST', headers, body: `title=${'a'.repeat(2000)}` });
+    expect(big.status).toBe(413);
+    expect(tasks.get('1')).toBe('Coffee');
+  });
+});

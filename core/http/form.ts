@@ -1,0 +1,215 @@
+// Forms: a submitted body, validated with any Standard Schema validator (zod, valibot, arktype, …).
+//
+//   const form = await parseForm(req, TaskForm)
+//   form.ok     → form.data: the schema's typed output
+//   !form.ok    → form.errors.title: ["Too small: …"], form.values.title: what was typed, to render again
+//
+// The body becomes one object for the schema, field by field:
+//
+//   title=Milk                      → { title: "Milk" }
+//   tag=a&tag=b                     → { tag: ["a", "b"] }           (repeated: an array)
+//   tags[]=a                        → { tags: ["a"] }               ("[]": always an array)
+//   (a field the schema says is an array) → always an array, [] when absent (no box checked)
+//   an unchecked checkbox           → absent
+//   a file input left empty         → absent; a chosen file → its File
+//
+// Numbers and booleans stay the strings the browser sent; the schema converts them
+// (`z.coerce.number()`, `z.stringbool()`), as it knows what the field means.
+//
+// Why not a library: the validator is the user's choice, so this depends on the
+// Standard Schema spec's types only; the decoding above is what every validator
+// needs and no form library does it without picking one validator.
+
+import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
+import { HttpError } from '../errors.ts';
+import { readFormData } from './request-body.ts';
+
+/** The field names of a schema's input: `keyof` its input type, or any string. */
+export type FieldName<S extends StandardSchemaV1> =
+  StandardSchemaV1.InferInput<S> extends object ? keyof StandardSchemaV1.InferInput<S> & string : string;
+
+/** A form to render: what to show in each field and the messages beside them. */
+export interface FormState<Field extends string = string> {
+  /** Per field, its first text value as submitted ("" for an empty field): an input's `value`. */
+  readonly values: Readonly<Partial<Record<Field, string>>>;
+  /** Per field, every text value as submitted: checkbox groups and multiple selects. */
+  readonly allValues: Readonly<Partial<Record<Field, readonly string[]>>>;
+  /** Per field, the validator's messages, in its order. */
+  readonly errors: Readonly<Partial<Record<Field, readonly string[]>>>;
+  /** Messages about the form as a whole: issues without a field. */
+  readonly formErrors: readonly string[];
+}
+
+/** A valid submission: the schema's typed output, and the state the form was submitted in. */
+export interface ValidForm<S extends StandardSchemaV1> extends FormState<FieldName<S>> {
+  readonly ok: true;
+  readonly data: StandardSchemaV1.InferOutput<S>;
+}
+
+/** An invalid submission: the messages per field, with the values to render the form again with. */
+export interface InvalidForm<S extends StandardSchemaV1> extends FormState<FieldName<S>> {
+  readonly ok: false;
+  readonly data?: undefined;
+}
+
+/** What `parseForm` returns: narrow it with `form.ok`. */
+export type FormResult<S extends StandardSchemaV1> = ValidForm<S> | InvalidForm<S>;
+
+/** Options of `parseForm`. */
+export interface ParseFormOptions {
+  /** A larger body is a 413, on every runtime (default 10 MiB; the node adapter's `maxBodySize` also applies). */
+  maxBytes?: number;
+}
+
+const defaultMaxBytes = 10 * 1024 * 1024;
+
+/**
+ * Reads a form body (urlencoded or multipart, files included) and validates it
+ * with a Standard Schema validator. A body that is not a form is a 415, one
+ * that cannot be parsed a 400, one over `maxBytes` a 413 (HttpErrors: the page
+ * answers with that status). An invalid submission is a result, not an error.
+ * @example const form = await parseForm(req, z.object({ title: z.string().trim().min(1) }));
+ *          if (!form.ok) { setStatus(422); return { form }; }
+ */
+export async function parseForm<S extends StandardSchemaV1>(
+  req: Request,
+  schema: S,
+  options: ParseFormOptions = {},
+): Promise<FormResult<S>> {
+  const maxBytes = options.maxBytes ?? defaultMaxBytes;
+  const data = await readFormData(req, () => limitedFormData(req, maxBytes));
+  const { input, values, allValues } = decode(data, arrayFields(schema));
+  const result = await schema['~standard'].validate(input);
+  if (!result.issues) {
+    const state = { values, allValues, errors: {}, formErrors: [] } as FormState as FormState<FieldName<S>>;
+    return { ok: true, data: result.value as StandardSchemaV1.InferOutput<S>, ...state };
+  }
+  const state = { values, allValues, ...messages(result.issues) } as FormState as FormState<FieldName<S>>;
+  return { ok: false, ...state };
+}
+
+/**
+ * The state of a form not yet submitted (an edit form filled from the record), typed by the schema's fields.
+ * @example formState(TaskForm, { title: task.title })
+ */
+export function formState<S extends StandardSchemaV1>(
+  _schema: S,
+  values: Partial<Record<FieldName<S>, string>> = {},
+): FormState<FieldName<S>> {
+  return { values, allValues: {}, errors: {}, formErrors: [] } as FormState as FormState<FieldName<S>>;
+}
+
+// The body, counted as it streams: past `max` bytes it stops reading and answers 413.
+async function limitedFormData(req: Request, max: number): Promise<FormData> {
+  const announced = Number(req.headers.get('content-length'));
+  if (announced > max) throw tooLarge(max);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > max) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(max);
+      }
+      chunks.push(value);
+    }
+  }
+  const body = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    body.set(c, at);
+    at += c.byteLength;
+  }
+  // The runtime's own parser (multipart boundaries, charsets, files), on the bytes counted above.
+  return new Response(body, { headers: { 'content-type': req.headers.get('content-type')! } }).formData();
+}
+
+function tooLarge(max: number): HttpError {
+  return new HttpError(413, `Content Too Large: the form is limited to ${max} bytes`);
+}
+
+// One object for the schema; prototype-free, so a field named "__proto__" is just a field.
+function decode(
+  data: FormData,
+  arrays: ReadonlySet<string>,
+): { input: Record<string, unknown>; values: Record<string, string>; allValues: Record<string, string[]> } {
+  const entries: Record<string, FormDataEntryValue[]> = Object.create(null);
+  const alwaysArray = new Set(arrays);
+  for (const [rawName, value] of data) {
+    if (typeof value !== 'string' && value.name === '' && value.size === 0) continue; // a file input left empty
+    let name = rawName;
+    if (name.endsWith('[]')) {
+      name = name.slice(0, -2);
+      alwaysArray.add(name);
+    }
+    (entries[name] ??= []).push(value);
+  }
+  const input: Record<string, unknown> = Object.create(null);
+  const values: Record<string, string> = Object.create(null);
+  const allValues: Record<string, string[]> = Object.create(null);
+  for (const name in entries) {
+    const list = entries[name]!;
+    input[name] = list.length === 1 && !alwaysArray.has(name) ? list[0] : list;
+    const texts = list.filter((v): v is string => typeof v === 'string');
+    if (texts.length > 0) {
+      values[name] = texts[0]!;
+      allValues[name] = texts;
+    }
+  }
+  for (const name of alwaysArray) input[name] ??= []; // no box of the group checked
+  return { input, values, allValues };
+}
+
+// The fields the schema says are arrays, from its JSON Schema when the validator offers one (Standard JSON
+// Schema: zod, arktype): a checkbox group with one box checked is then still an array. Read once per schema.
+const arrayFieldsOf = new WeakMap<object, ReadonlySet<string>>();
+
+function arrayFields(schema: StandardSchemaV1): ReadonlySet<string> {
+  const known = arrayFieldsOf.get(schema);
+  if (known) return known;
+  const found = new Set<string>();
+  const converter = (schema['~standard'] as Partial<StandardJSONSchemaV1.Props>).jsonSchema;
+  if (converter && typeof converter.input === 'function') {
+    try {
+      // Zod's option: a field it cannot describe (a File) becomes "any" instead of failing the whole schema.
+      const json = converter.input({ target: 'draft-2020-12', libraryOptions: { unrepresentable: 'any' } });
+      const properties = (json as { properties?: Record<string, unknown> }).properties ?? {};
+      for (const [name, property] of Object.entries(properties)) if (isArraySchema(property)) found.add(name);
+    } catch {
+      // Not describable: repeated fields and "name[]" still give arrays.
+    }
+  }
+  arrayFieldsOf.set(schema, found);
+  return found;
+}
+
+function isArraySchema(s: unknown): boolean {
+  if (typeof s !== 'object' || s === null) return false;
+  const { type, anyOf, oneOf } = s as { type?: unknown; anyOf?: unknown; oneOf?: unknown };
+  if (type === 'array' || (Array.isArray(type) && type.includes('array'))) return true;
+  // An optional or nullable array: every branch that is not null is an array.
+  const branches = Array.isArray(anyOf) ? anyOf : Array.isArray(oneOf) ? oneOf : undefined;
+  if (!branches) return false;
+  const some = branches.filter((b) => (b as { type?: unknown } | null)?.type !== 'null');
+  return some.length > 0 && some.every(isArraySchema);
+}
+
+// Issues by field: the first segment of each issue's path names the field.
+function messages(issues: readonly StandardSchemaV1.Issue[]): {
+  errors: Record<string, string[]>;
+  formErrors: string[];
+} {
+  const errors: Record<string, string[]> = Object.create(null);
+  const formErrors: string[] = [];
+  for (const issue of issues) {
+    const first = issue.path?.[0];
+    const key = typeof first === 'object' && first !== null ? first.key : first;
+    if (typeof key === 'string' || typeof key === 'number') (errors[String(key)] ??= []).push(issue.message);
+    else formErrors.push(issue.message);
+  }
+  return { errors, formErrors };
+}
