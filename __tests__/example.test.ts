@@ -37,7 +37,7 @@ test('the home page is a full document with the nav, the add form and the list r
   expect(r.status).toBe(200);
   expect(r.body).toMatch(/^<!doctype html><html lang="en">/);
   expect(r.body).toContain('<a href="/" aria-current="page">Tasks</a><a href="/admin/">Admin</a>');
-  expect(r.body).toContain('hx-post="/tasks" hx-target="#tasks-task-list"');
+  expect(r.body).toContain('<form class="add" action="/" method="post" hx-post="/" hx-target="#tasks-add-form">');
   expect(r.body).toContain('<section id="tasks-task-list"><p class="empty">No tasks.</p></section>');
   expect(r.body).toContain('<p class="open-count" id="tasks-open-count" aria-live="polite">0 open tasks</p>');
   // Not deferred: a deferred htmx 4 can start before its deferred SSE extension registers (layout.tsx).
@@ -54,12 +54,16 @@ const countRegion = {
 test.each([4, 2] as const)(
   'adding, toggling and deleting answer htmx %s with the list and the open-task count',
   async (version) => {
-    const send = (url: string, method: string, form?: Record<string, string>) =>
-      app.mux.fetch(htmxRequest(url, { version, method, form, target: TasksPage.prototype.taskList }));
-    const added = await send('/tasks', 'POST', { title: 'Café <b>' });
+    const send = (url: string, method: string) =>
+      app.mux.fetch(htmxRequest(url, { version, method, target: TasksPage.prototype.taskList }));
+    // The add form targets itself: a fresh form, with the list and the count as regions beside it.
+    const added = await app.mux.fetch(
+      htmxRequest('/', { version, form: { title: 'Café <b>' }, target: TasksPage.prototype.addForm }),
+    );
     const addedBody = await added.text();
     expect(added.status).toBe(200);
-    expect(addedBody).toMatch(/^<ul class="tasks"><li><button class="toggle" hx-post="\/tasks\/1\/toggle"/);
+    expect(addedBody).toMatch(/^<form class="add" action="\/" method="post"/);
+    expect(addedBody).toContain('<ul class="tasks"><li><button class="toggle" hx-post="/tasks/1/toggle"');
     expect(addedBody).toContain('<span class="title">Café &lt;b></span>');
     expect(addedBody.endsWith(countRegion[version]('1 open task'))).toBe(true);
     expect(added.headers.get('hx-trigger')).toBe('{"task-added":{"title":"Caf\\u00e9 <b>"}}');
@@ -72,8 +76,8 @@ test.each([4, 2] as const)(
 );
 
 test('the search answers htmx with only the matching tasks', async () => {
-  await post(app.mux, '/tasks', htmx2('tasks-task-list'), { title: 'buy milk' });
-  await post(app.mux, '/tasks', htmx2('tasks-task-list'), { title: 'walk the dog' });
+  await post(app.mux, '/', htmx2('tasks-add-form'), { title: 'buy milk' });
+  await post(app.mux, '/', htmx2('tasks-add-form'), { title: 'walk the dog' });
   const r = await fetchPage(app.mux, '/?q=milk', { headers: htmx4('section#tasks-task-list') });
   expect(r.body).toContain('buy milk');
   expect(r.body).not.toContain('walk the dog');
@@ -90,12 +94,12 @@ test('an unknown address gets the app 404 page; a wrong method still gets 405 wi
   expect(r.body).toContain('<a href="/">Back to the tasks</a>');
   const hx = await app.mux.fetch(htmxRequest('/no/such/page', { target: TasksPage.prototype.taskList }));
   expect([hx.status, await hx.text()]).toEqual([404, '<p class="empty">Not found.</p>']);
-  const wrong = await fetchPage(app.mux, '/tasks', { method: 'GET' });
+  const wrong = await fetchPage(app.mux, '/tasks/1/toggle', { method: 'GET' });
   expect([wrong.status, wrong.headers.get('allow')]).toEqual([405, 'POST']);
 });
 
 test('user input is escaped everywhere', async () => {
-  await post(app.mux, '/tasks', htmx2('tasks-task-list'), { title: '<script>alert(1)</script>' });
+  await post(app.mux, '/', htmx2('tasks-add-form'), { title: '<script>alert(1)</script>' });
   const r = await fetchPage(app.mux, '/');
   expect(r.body).toContain('<span class="title">&lt;script>alert(1)&lt;/script></span>');
   expect(r.body).not.toContain('<script>alert(1)');
@@ -105,27 +109,26 @@ test('user input is escaped everywhere', async () => {
 });
 
 test('a cross-site form post is refused (CSRF protection); same-origin htmx requests pass', async () => {
-  const r = await post(app.mux, '/tasks', { 'sec-fetch-site': 'cross-site' }, { title: 'forged' });
+  const r = await post(app.mux, '/', { 'sec-fetch-site': 'cross-site' }, { title: 'forged' });
   expect(r.status).toBe(403);
   expect((await fetchPage(app.mux, '/')).body).not.toContain('forged');
   const ok = await post(
     app.mux,
-    '/tasks',
-    { ...htmx2('tasks-task-list'), 'sec-fetch-site': 'same-origin' },
+    '/',
+    { ...htmx2('tasks-add-form'), 'sec-fetch-site': 'same-origin' },
     { title: 'mine' },
   );
   expect(ok.status).toBe(200);
 });
 
 test('a plain form post (no JavaScript) is redirected home with 303', async () => {
-  const r = await post(app.mux, '/tasks', {}, { title: 'no js' });
+  const r = await post(app.mux, '/', {}, { title: 'no js' });
   expect(r.status).toBe(303);
   expect(r.headers.get('location')).toBe('/');
   expect((await fetchPage(app.mux, '/')).body).toContain('no js');
 });
 
 test.each([
-  ['an empty title', () => post(app.mux, '/tasks', htmx2('tasks-task-list'), { title: '  ' }), 422],
   ['a missing task', () => post(app.mux, '/tasks/99/toggle', htmx2('tasks-task-list')), 404],
   ['a task id that is not a number', () => post(app.mux, '/tasks/abc/toggle', htmx2('tasks-task-list')), 404],
   ['a missing user', () => fetchPage(app.mux, '/admin/users/99'), 404],
@@ -157,7 +160,7 @@ test('the user page refreshes its activity as a partial', async () => {
 test('a restart keeps the tasks (SQLite file)', async () => {
   const databasePath = join(mkdtempSync(join(tmpdir(), 'pagetree-example-')), 'tasks.db');
   const first = createApp({ databasePath });
-  await post(first.mux, '/tasks', htmx2('tasks-task-list'), { title: 'survives restarts' });
+  await post(first.mux, '/', htmx2('tasks-add-form'), { title: 'survives restarts' });
   first.store.close();
   const second = createApp({ databasePath });
   expect((await fetchPage(second.mux, '/')).body).toContain('survives restarts');

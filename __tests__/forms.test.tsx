@@ -242,7 +242,7 @@ class EditPage {
     return (
       <form method="post" hx-post={urlFor(EditPage)} hx-target={idTarget(this.editForm)}>
         <input name="title" value={props.form.values.title} aria-invalid={error ? 'true' : undefined} />
-        {error && (
+        {error !== undefined && (
           <p class="error" safe>
             {error}
           </p>

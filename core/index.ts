@@ -27,6 +27,8 @@ export {
 } from './page/htmx-response.ts';
 export type { HxLocation, Swap, SwapStyle, TriggerTime } from './page/htmx-response.ts';
 export { eventStream } from './http/event-stream.ts';
+export { formState, parseForm } from './http/form.ts';
+export type { FieldName, FormResult, FormState, InvalidForm, ParseFormOptions, ValidForm } from './http/form.ts';
 export type { EventStream, EventStreamOptions } from './http/event-stream.ts';
 export { liveReload } from './http/live-reload.ts';
 export type { IdTarget } from './page/context.ts';

@@ -1,15 +1,16 @@
 // The example app: a task list and an admin section, on pagetree.
 //
-//   /                       Tasks (search partial: the task list)
-//   POST /tasks             add a task          → the task list
+//   /                       Tasks (search partial: the task list); POST adds a task → the add form, list and count
+//   /tasks/{id}             Edit task: the form; POST saves it (422 with errors, or "Task updated" on the list);
+//                           DELETE deletes the task → the task list
 //   POST /tasks/{id}/toggle toggle a task       → the task list
-//   DELETE /tasks/{id}      delete a task       → the task list
 //   /admin/                 Dashboard (/admin redirects here), with live task counts
 //   GET /admin/events       the counts as server-sent events
 //   /admin/users/{userId}   a user, with a refreshable activity partial
 //   GET /static/{path...}   CSS, icon, app.js, and htmx and its SSE extension from their npm packages
 //   anything else           the app's own 404 page (NotFoundPage)
 
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
   ServeMux,
@@ -25,7 +26,7 @@ import {
 import { Admin, DashboardEvents, UserPage, type AdminDeps } from './admin.tsx';
 import { NotFoundPage } from './not-found.tsx';
 import { Store } from './store.ts';
-import { AddTask, DeleteTask, TasksPage, ToggleTask } from './tasks.tsx';
+import { TaskPage, TasksPage, ToggleTask } from './tasks.tsx';
 
 declare module 'pagetree' {
   interface Register {
@@ -45,9 +46,8 @@ function sseScript(version: string): string {
 
 export class App {
   tasks = route('/{$} Tasks', TasksPage);
-  add = route('POST /tasks', AddTask);
+  task = route('/tasks/{taskId} Edit task', TaskPage);
   toggle = route('POST /tasks/{taskId}/toggle', ToggleTask);
-  remove = route('DELETE /tasks/{taskId}', DeleteTask);
   admin = route('/admin Admin', Admin);
   assets: Route<'GET /static/{path...}', StaticFiles>;
 
@@ -64,6 +64,8 @@ export interface AppOptions {
   htmxVersion?: string;
   /** Development: reload the open tab when the server restarts (`npm run dev`). */
   liveReload?: boolean;
+  /** Signs the flash cookie; at least 32 characters. Default: a random one per start (flash messages then do not survive a restart). */
+  secret?: string;
 }
 
 /** Builds the app: the store, the mux and the mounted tree, with its URLs checked at boot. */
@@ -79,13 +81,14 @@ export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree
     timeout: 10_000,
     // Unknown addresses get the app's own page (405 and Go's redirects stay as they are).
     notFound: NotFoundPage,
+    // Signs the flash cookie ("Task updated"): a tampered cookie is ignored.
+    secret: options.secret ?? randomBytes(32).toString('base64url'),
   });
   // Every dynamic link resolves, or the app does not start.
   tree.validate([
     [TasksPage],
-    [AddTask],
+    [TaskPage, { taskId: 1 }],
     [ToggleTask, { taskId: 1 }],
-    [DeleteTask, { taskId: 1 }],
     [Admin],
     [DashboardEvents],
     [UserPage, { userId: 1 }],

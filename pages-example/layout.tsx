@@ -11,6 +11,16 @@ function within(page: abstract new (...args: never[]) => object): boolean {
   return false;
 }
 
+const htmx2Config = JSON.stringify({
+  responseHandling: [
+    { code: '204', swap: false },
+    { code: '[23]..', swap: true },
+    { code: '422', swap: true },
+    { code: '[45]..', swap: false, error: true },
+    { code: '...', swap: true },
+  ],
+});
+
 export function Layout(props: { title: string; children?: Children }): JSX.Element {
   const nav = [
     { label: 'Tasks', href: urlFor(TasksPage), active: within(TasksPage) },
@@ -26,6 +36,9 @@ export function Layout(props: { title: string; children?: Children }): JSX.Eleme
           <title safe>{props.title} · pagetree</title>
           <link rel="icon" href={staticUrl('icon.svg')} type="image/svg+xml" />
           <link rel="stylesheet" href={staticUrl('app.css')} />
+          {/* htmx 2 swaps no 4xx answer by default; 422 (a form with its errors) must be swapped. htmx 4 swaps
+              every status and ignores this setting. */}
+          <meta name="htmx-config" content={htmx2Config} />
           {/* Not deferred: htmx 4 loaded after parsing starts on a timer, which can run before a deferred
               extension has registered; loaded now, it waits for DOMContentLoaded, after the extension */}
           <script src={staticUrl('htmx.min.js')}></script>

@@ -63,7 +63,9 @@ const seedUsers: [number, string, string, string][] = [
 function prepare(db: Database.Database) {
   return {
     tasks: db.prepare("SELECT id, title, done FROM tasks WHERE title LIKE '%' || ? || '%' ESCAPE '\\' ORDER BY id"),
+    task: db.prepare('SELECT id, title, done FROM tasks WHERE id = ?'),
     addTask: db.prepare('INSERT INTO tasks (title) VALUES (?)'),
+    renameTask: db.prepare('UPDATE tasks SET title = ? WHERE id = ?'),
     toggleTask: db.prepare('UPDATE tasks SET done = 1 - done WHERE id = ?'),
     deleteTask: db.prepare('DELETE FROM tasks WHERE id = ?'),
     countTasks: db.prepare('SELECT count(*) AS total, coalesce(sum(done), 0) AS done FROM tasks'),
@@ -110,6 +112,11 @@ export class Store {
     }));
   }
 
+  task(id: number): Task | undefined {
+    const t = this.#q.task.get(id) as { id: number; title: string; done: number } | undefined;
+    return t && { ...t, done: t.done === 1 };
+  }
+
   addTask(title: string): void {
     this.#q.addTask.run(title);
     this.#changed();
@@ -118,6 +125,13 @@ export class Store {
   /** Flips a task; false when there is no such task. */
   toggleTask(id: number): boolean {
     const found = this.#q.toggleTask.run(id).changes === 1;
+    if (found) this.#changed();
+    return found;
+  }
+
+  /** Gives a task a new title; false when there is no such task. */
+  renameTask(id: number, title: string): boolean {
+    const found = this.#q.renameTask.run(title, id).changes === 1;
     if (found) this.#changed();
     return found;
   }

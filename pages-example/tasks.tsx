@@ -1,24 +1,49 @@
-// The task list: the home page, its search partial, and the actions that
-// answer htmx with just the list, the open-task count alongside, and a
-// "task-added" event for the notice.
+// The tasks: the home page lists them and adds one (GET and POST /), each task has its edit page (GET and POST
+// /tasks/{taskId}, DELETE deletes it), and a toggle. Forms are validated with a zod schema through parseForm: an
+// invalid submission answers 422 with the form again, errors beside the field; htmx gets only the form.
 
 import {
   alsoRender,
+  flash,
+  formState,
   htmxDetails,
   HttpError,
   hxTrigger,
   id,
   idTarget,
+  parseForm,
   redirect,
   renderComponent,
+  setStatus,
+  takeFlash,
   urlFor,
+  type FieldName,
+  type FormState,
   type PageRequest,
+  type RenderTarget,
 } from 'pagetree';
+import { z } from 'zod';
 import { Layout } from './layout.tsx';
 import type { Store, Task } from './store.ts';
 
 export interface Deps {
   store: Store;
+}
+
+/** What the add and edit forms accept. */
+export const TaskInput = z.object({
+  title: z.string().trim().min(1, 'A task needs a title').max(200, 'A title has at most 200 characters'),
+});
+
+type TaskForm = FormState<FieldName<typeof TaskInput>>;
+
+interface ListProps {
+  q: string;
+  tasks: Task[];
+  open: number;
+  form: TaskForm;
+  /** The flash message of the last edit ("Task updated"), shown once. */
+  notice?: string;
 }
 
 /** The home page: all tasks, an add form, and a search that re-renders only the list. */
@@ -29,29 +54,40 @@ export class TasksPage {
     this.#deps = deps;
   }
 
-  props(req: PageRequest) {
+  async props(req: PageRequest, target: RenderTarget): Promise<ListProps> {
     const q = new URL(req.url).searchParams.get('q') ?? '';
-    return { q, tasks: this.#deps.store.tasks(q), open: openTasks(this.#deps.store) };
+    // Only the whole page shows the notice, so a search (the list alone) leaves the flash for it.
+    const notice = target.partial ? undefined : await takeFlash();
+    return { ...this.#list(q), form: formState(TaskInput), notice };
   }
 
-  page(props: { q: string; tasks: Task[]; open: number }) {
+  /** POST /: adds a task. htmx gets the add form again (empty, or with the error) and the list and count beside. */
+  async post(req: PageRequest): Promise<ListProps | Response> {
+    const form = await parseForm(req, TaskInput);
+    if (!form.ok) {
+      setStatus(422);
+      return { ...this.#list(''), form };
+    }
+    req.signal.throwIfAborted(); // timed out meanwhile: the client was told 503, so write nothing
+    this.#deps.store.addTask(form.data.title);
+    if (!htmxDetails().isHtmx) return redirect(urlFor(TasksPage)); // no JavaScript: back to the list (303)
+    const list = this.#list('');
+    alsoRender(this.taskList, this.taskList(list));
+    alsoRender(this.openCount, this.openCount(list));
+    hxTrigger('task-added', { title: form.data.title }); // static/app.js shows the notice
+    return { ...list, form: formState(TaskInput) };
+  }
+
+  page(props: ListProps) {
     return (
       <Layout title="Tasks">
         <p class="open-count" id={id(this.openCount)} aria-live="polite">
           {this.openCount(props)}
         </p>
-        <p class="notice" id="notice" role="status"></p>
-        <form
-          class="add"
-          action={urlFor(AddTask)}
-          method="post"
-          hx-post={urlFor(AddTask)}
-          hx-target={idTarget(this.taskList)}
-          data-reset
-        >
-          <input name="title" placeholder="What needs doing?" required maxlength="200" aria-label="New task" />
-          <button type="submit">Add</button>
-        </form>
+        <p class="notice" id="notice" role="status" safe>
+          {props.notice}
+        </p>
+        <div id={id(this.addForm)}>{this.addForm(props)}</div>
         <input
           type="search"
           name="q"
@@ -68,6 +104,16 @@ export class TasksPage {
     );
   }
 
+  addForm(props: { form: TaskForm }) {
+    const action = urlFor(TasksPage);
+    return (
+      <form class="add" action={action} method="post" hx-post={action} hx-target={idTarget(this.addForm)}>
+        <TitleField form={props.form} id="new-title" label="New task" placeholder="What needs doing?" />
+        <button type="submit">Add</button>
+      </form>
+    );
+  }
+
   taskList(props: { tasks: Task[] }) {
     return <TaskList tasks={props.tasks} />;
   }
@@ -75,6 +121,40 @@ export class TasksPage {
   openCount(props: { open: number }) {
     return <OpenCount open={props.open} />;
   }
+
+  #list(q: string): Omit<ListProps, 'form'> {
+    return { q, tasks: this.#deps.store.tasks(q), open: openTasks(this.#deps.store) };
+  }
+}
+
+/**
+ * The title input and its message: marked invalid and described by the message, focused when wrong (htmx focuses
+ * `autofocus` in what it swaps in, the browser on a full load). The value is what was typed, escaped.
+ */
+function TitleField(props: { form: TaskForm; id: string; label: string; placeholder?: string }): JSX.Element {
+  const error = props.form.errors.title?.[0];
+  const errorId = `${props.id}-error`;
+  return (
+    <div class="field">
+      <input
+        id={props.id}
+        name="title"
+        value={props.form.values.title}
+        placeholder={props.placeholder}
+        aria-label={props.label}
+        required
+        maxlength="200"
+        aria-invalid={error === undefined ? undefined : 'true'}
+        aria-describedby={error === undefined ? undefined : errorId}
+        autofocus={error !== undefined}
+      />
+      {error !== undefined && (
+        <p class="field-error" id={errorId} safe>
+          {error}
+        </p>
+      )}
+    </div>
+  );
 }
 
 /** "3 open tasks": the count in the page's header, updated by every action. */
@@ -87,7 +167,7 @@ function openTasks(store: Store): number {
   return store.tasks().filter((t) => !t.done).length;
 }
 
-/** The list of tasks, with toggle and delete buttons that answer with the list again. */
+/** The list of tasks, with toggle, edit and delete; toggle and delete answer with the list again. */
 export function TaskList(props: { tasks: Task[] }): JSX.Element {
   if (props.tasks.length === 0) return <p class="empty">No tasks.</p>;
   const target = idTarget(TasksPage.prototype.taskList);
@@ -106,12 +186,10 @@ export function TaskList(props: { tasks: Task[] }): JSX.Element {
           <span class="title" safe>
             {t.title}
           </span>
-          <button
-            class="delete"
-            hx-delete={urlFor(DeleteTask, { taskId: t.id })}
-            hx-target={target}
-            aria-label="Delete"
-          >
+          <a class="edit" href={urlFor(TaskPage, { taskId: t.id })} aria-label="Edit">
+            ✎
+          </a>
+          <button class="delete" hx-delete={urlFor(TaskPage, { taskId: t.id })} hx-target={target} aria-label="Delete">
             ✕
           </button>
         </li>
@@ -133,21 +211,68 @@ function taskId(req: PageRequest): number {
   return n;
 }
 
-/** POST /tasks: adds a task. */
-export class AddTask {
+interface EditProps {
+  task: Task;
+  form: TaskForm;
+}
+
+/** /tasks/{taskId}: a task's edit form (GET), saving it (POST), deleting it (DELETE). */
+export class TaskPage {
   readonly #deps: Deps;
 
   constructor(deps: Deps) {
     this.#deps = deps;
   }
 
-  async props(req: PageRequest) {
-    const title = String((await req.formData()).get('title') ?? '').trim();
-    if (title === '' || title.length > 200) throw new HttpError(422, 'A task needs a title of 1 to 200 characters');
-    req.signal.throwIfAborted(); // timed out meanwhile: the client was told 503, so write nothing
-    this.#deps.store.addTask(title);
-    hxTrigger('task-added', { title }); // static/app.js shows the notice
+  props(req: PageRequest): EditProps {
+    const task = this.#task(req);
+    return { task, form: formState(TaskInput, { title: task.title }) };
+  }
+
+  /** Saves the title: "Task updated" on the list (HX-Location for htmx, 303 without), or 422 with the form. */
+  async post(req: PageRequest): Promise<EditProps | Response> {
+    const task = this.#task(req);
+    const form = await parseForm(req, TaskInput);
+    if (!form.ok) {
+      setStatus(422);
+      return { task, form };
+    }
+    req.signal.throwIfAborted();
+    this.#deps.store.renameTask(task.id, form.data.title);
+    await flash('Task updated');
+    return redirect(urlFor(TasksPage));
+  }
+
+  delete(req: PageRequest) {
+    if (!this.#deps.store.deleteTask(taskId(req))) throw new HttpError(404, 'No such task');
     return answer(this.#deps.store);
+  }
+
+  page(props: EditProps) {
+    return (
+      <Layout title="Edit task">
+        <div id={id(this.editForm)}>{this.editForm(props)}</div>
+        <p>
+          <a href={urlFor(TasksPage)}>Back to the tasks</a>
+        </p>
+      </Layout>
+    );
+  }
+
+  editForm(props: EditProps) {
+    const action = urlFor(TaskPage, { taskId: props.task.id });
+    return (
+      <form class="edit" action={action} method="post" hx-post={action} hx-target={idTarget(this.editForm)}>
+        <TitleField form={props.form} id="edit-title" label="Title" />
+        <button type="submit">Save</button>
+      </form>
+    );
+  }
+
+  #task(req: PageRequest): Task {
+    const task = this.#deps.store.task(taskId(req));
+    if (!task) throw new HttpError(404, 'No such task');
+    return task;
   }
 }
 
@@ -161,20 +286,6 @@ export class ToggleTask {
 
   props(req: PageRequest) {
     if (!this.#deps.store.toggleTask(taskId(req))) throw new HttpError(404, 'No such task');
-    return answer(this.#deps.store);
-  }
-}
-
-/** DELETE /tasks/{taskId}: deletes a task. */
-export class DeleteTask {
-  readonly #deps: Deps;
-
-  constructor(deps: Deps) {
-    this.#deps = deps;
-  }
-
-  props(req: PageRequest) {
-    if (!this.#deps.store.deleteTask(taskId(req))) throw new HttpError(404, 'No such task');
     return answer(this.#deps.store);
   }
 }

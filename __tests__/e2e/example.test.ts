@@ -88,18 +88,23 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
       await page.click('form.add button');
       await page.locator('ul.tasks li .title', { hasText: title }).waitFor();
     }
-    await expect(page.locator('input[name=title]').inputValue()).resolves.toBe(''); // the form was reset
+    await expect(page.locator('input[name=title]').inputValue()).resolves.toBe(''); // the form came back empty
     // alsoRender: the count region came with each answer; hxTrigger: the notice, as text.
     const count = () => page.locator('#tasks-open-count').textContent();
     await expect(count()).resolves.toBe('3 open tasks');
     await expect(page.locator('#notice').textContent()).resolves.toBe('Task added: <script>alert(1)</script>');
     // The injected title is text, not a script.
     await expect(page.locator('ul.tasks li .title').nth(2).textContent()).resolves.toBe('<script>alert(1)</script>');
-    const [add] = await requestsTo('POST', '/tasks');
+    const [add] = await requestsTo('POST', '/');
     expect(add!.headers['hx-request']).toBe('true');
-    expect(add!.headers['hx-target']).toBe(htmxVersion === '4' ? 'section#tasks-task-list' : 'tasks-task-list');
-    expect(add!.body).toMatch(/^<ul class="tasks">/);
-    expect(add!.body).toContain(htmxVersion === '4' ? '<hx-partial id="tasks-open-count"' : 'hx-swap-oob="innerHTML"');
+    expect(add!.headers['hx-target']).toBe(htmxVersion === '4' ? 'div#tasks-add-form' : 'tasks-add-form');
+    // The add form again, with the list and the count as regions beside it.
+    expect(add!.body).toMatch(/^<form class="add"/);
+    for (const region of ['tasks-task-list', 'tasks-open-count']) {
+      expect(add!.body).toContain(
+        htmxVersion === '4' ? `<hx-partial id="${region}"` : `<div id="${region}" hx-swap-oob="innerHTML">`,
+      );
+    }
 
     await page.locator('ul.tasks li', { hasText: 'buy milk' }).locator('button.toggle').click();
     await page.locator('ul.tasks li.done', { hasText: 'buy milk' }).waitFor();
