@@ -123,9 +123,7 @@ class Admin implements ErrorPage {
           <title safe>Admin · {currentPage().title}</title>
         </head>
         <body>
-          <h1>
-            Admin {statusOf(err)} ({id(UserPage.prototype.activity)})
-          </h1>
+          <h1 safe>{`Admin ${statusOf(err)} (${id(UserPage.prototype.activity)})`}</h1>
           <p safe>{message(err)}</p>
           <a href={urlFor(UserPage, { userId: 1 })}>Users</a>
         </body>
