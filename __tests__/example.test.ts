@@ -131,11 +131,40 @@ test('a plain form post (no JavaScript) is redirected home with 303', async () =
 test.each([
   ['a missing task', () => post(app.mux, '/tasks/99/toggle', htmx2('tasks-task-list')), 404],
   ['a task id that is not a number', () => post(app.mux, '/tasks/abc/toggle', htmx2('tasks-task-list')), 404],
-  ['a missing user', () => fetchPage(app.mux, '/admin/users/99'), 404],
 ])('%s is a clean 4xx', async (_, call, status) => {
   const r = await call();
   expect(r.status).toBe(status);
   expect(r.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+});
+
+const adminError = '<p class="error" role="alert"><b>404</b> <span>No such user</span></p>';
+
+test("the admin section's errors get its error page: the admin layout, status and message", async () => {
+  const r = await fetchPage(app.mux, '/admin/users/999');
+  expect(r.status).toBe(404);
+  expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
+  expect(r.headers.get('vary')).toBe('HX-Request, HX-Target, HX-Request-Type');
+  expect(r.body).toMatch(/^<!doctype html>/);
+  expect(r.body).toContain('<title>Admin · pagetree</title>');
+  expect(r.body).toContain('<a href="/admin/" aria-current="page">Admin</a>');
+  expect(r.body).toContain(`<h1>Admin</h1>${adminError}<p><a href="/admin/">All users</a></p>`);
+  // The group's middleware wraps the error page too.
+  expect(r.headers.get('cache-control')).toBe('private, no-store');
+  // A boosted link replaces the whole page: the layout again.
+  const boosted = await app.mux.fetch(htmxRequest('/admin/users/999', { boosted: true }));
+  expect(await boosted.text()).toContain(`<h1>Admin</h1>${adminError}`);
+});
+
+test.each([4, 2] as const)('an admin error swapped into an element by htmx %s is a fragment', async (version) => {
+  const res = await app.mux.fetch(
+    htmxRequest('/admin/users/999', { version, target: UserPage.prototype.activityList }),
+  );
+  expect([res.status, await res.text()]).toEqual([404, adminError]);
+});
+
+test('outside the admin section, errors keep the plain answer', async () => {
+  const task = await post(app.mux, '/tasks/99/toggle', htmx2('tasks-task-list'));
+  expect([task.status, task.headers.get('content-type')]).toEqual([404, 'text/plain; charset=utf-8']);
 });
 
 test('/admin redirects to /admin/, and the admin group middleware marks every admin page', async () => {

@@ -1,8 +1,18 @@
 // The admin section: a page group with a dashboard whose task counts are live
-// (server-sent events), a user page with a refreshable activity partial, and a
-// middleware for the whole group.
+// (server-sent events), a user page with a refreshable activity partial, a
+// middleware and an error page for the whole group.
 
-import { eventStream, HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
+import {
+  eventStream,
+  htmxDetails,
+  HttpError,
+  id,
+  idTarget,
+  urlFor,
+  type Middleware,
+  type PageRequest,
+  route,
+} from 'pagetree';
 import { Layout } from './layout.tsx';
 import type { Activity, TaskCounts, User } from './store.ts';
 import type { Deps } from './tasks.tsx';
@@ -167,5 +177,28 @@ export class Admin {
 
   middlewares() {
     return [privatePages];
+  }
+
+  /** The section's errors (GET /admin/users/999 → 404 "No such user") in the admin look. */
+  error(err: unknown) {
+    const status = err instanceof HttpError ? err.status : 500;
+    // Only an HttpError's message is meant for users; anything else is a bug, logged with its details.
+    const message = err instanceof HttpError ? err.message : 'Something went wrong.';
+    const shown = (
+      <p class="error" role="alert">
+        <b>{status}</b> <span safe>{message}</span>
+      </p>
+    );
+    // htmx swaps the answer into an element (htmx 4 swaps errors): a fragment, not a second layout.
+    const hx = htmxDetails();
+    if (hx.isHtmx && !hx.boosted && !hx.historyRestore && hx.requestType !== 'full') return shown;
+    return (
+      <Layout title="Admin">
+        {shown}
+        <p>
+          <a href={urlFor(Admin)}>All users</a>
+        </p>
+      </Layout>
+    );
   }
 }

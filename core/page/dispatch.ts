@@ -5,7 +5,8 @@
 //   other pages     → props  = await page.props(req, target)    (once; post/put/patch/delete for their methods)
 //                     html   = await page.page(props) | the selected partial(props)
 //                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
-//   any failure     → handleError: a Response as is, else the error handler with the same target, + Vary
+//   any failure     → handleError: a Response as is, else the nearest error() at or above the node
+//                     (node.errorPage), else the error handler, with the same target, + Vary
 //
 // `props` may also return or throw a Response (sent as is), return
 // renderComponent(element) (rendered instead), or throw an HttpError. The
@@ -31,6 +32,16 @@ export type ErrorHandler = (
   node: PageNode,
   target: RenderTarget,
 ) => Response | Promise<Response>;
+
+/**
+ * A section's error page: any page class (a group, a page, a serveHTTP handler) may define `error()`; it answers
+ * the failures of every route at or below it that has no nearer one, the mount's error handler the rest.
+ * @example class Admin implements ErrorPage { error(err: unknown) { return <Layout title="Admin">…</Layout>; } }
+ */
+export interface ErrorPage {
+  /** JSX (sent with the HttpError's status, else 500, and its headers) or a Response (sent as is). */
+  error(err: unknown, req: PageRequest, target: RenderTarget): string | Response | Promise<string | Response>;
+}
 
 const VARY = 'HX-Request, HX-Target, HX-Request-Type';
 const htmlHeaders: Readonly<Record<string, string>> = { 'content-type': 'text/html; charset=utf-8', vary: VARY };
@@ -294,8 +305,9 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
 
 /**
  * Every failure of a page request comes here, once: a thrown or returned-as-error `Response` is sent as it is;
- * anything else is logged (an HttpError only when a parser found the client's fault) and answered by the error
- * handler with the request's render target, or by a bare 500 when that handler fails too. Each answer carries
+ * anything else is logged (an HttpError only when a parser found the client's fault) and answered by the nearest
+ * `error()` (the node's errorPage, chosen at mount), else the error handler, with the request's render target; a
+ * failing error() hands the error to the error handler, a failing handler leaves a bare 500. Each answer carries
  * the htmx Vary, as every page-pipeline answer does.
  */
 function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): Response | Promise<Response> {
@@ -309,9 +321,51 @@ function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOpt
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
     logger.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
   }
+  return node.errorPage ? renderErrorPage(node.errorPage, err, ctx, options) : callErrorHandler(err, ctx, options);
+}
+
+// The section's error page: JSX with the error's status and headers, or its own Response.
+function renderErrorPage(
+  section: PageNode,
+  err: unknown,
+  ctx: RequestContext,
+  options: RouteHandlerOptions,
+): Response | Promise<Response> {
+  const api = `${section.fieldPath}.error()`;
+  const failed = (pageErr: unknown) => {
+    options.logger.error(`pagetree: ${api} failed for ${options.node.fieldPath}:`, pageErr);
+    return callErrorHandler(err, ctx, options); // the original error, not error()'s
+  };
+  const answer = (out: unknown) => {
+    if (out instanceof Response) return withVary(out);
+    if (typeof out !== 'string') throw new TypeError(`${api} returned ${typeof out}, not an HTML string or a Response`);
+    return liteResponse(err instanceof HttpError ? err.status : 500, out, errorHeaders(err));
+  };
+  try {
+    const out = (section.page as ErrorPage).error(err, ctx.req, ctx.target);
+    if (!isThenable(out)) return answer(out);
+    return Promise.resolve(out).then(answer).catch(failed);
+  } catch (pageErr) {
+    return failed(pageErr);
+  }
+}
+
+// An HttpError's own headers (Allow, Retry-After) under the HTML type and the htmx Vary.
+function errorHeaders(err: unknown): Record<string, string> {
+  if (!(err instanceof HttpError)) return htmlHeaders;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(err.headers)) headers[name.toLowerCase()] = value;
+  return { ...headers, 'content-type': htmlHeaders['content-type']!, vary: mergeVary(headers.vary) };
+}
+
+function callErrorHandler(
+  err: unknown,
+  ctx: RequestContext,
+  options: RouteHandlerOptions,
+): Response | Promise<Response> {
   let res: Response | Promise<Response>;
   try {
-    res = options.onError(err, req, node, ctx.target);
+    res = options.onError(err, ctx.req, options.node, ctx.target);
   } catch (handlerErr) {
     return errorHandlerFailed(handlerErr, options);
   }

@@ -3,8 +3,9 @@
 //   1. build: construct each page class once (with `deps`), read its route
 //      fields in declaration order, compose full paths with path.posix.join;
 //   2. ids: give every component its element id (duplicates fail);
-//   3. register: children before parents, `METHOD /full/path` per page (one per verb method: page-node.ts);
-//   4. init(): once per page, children before parents.
+//   3. error pages: every error() answers some route (page-node.ts gives each node its nearest);
+//   4. register: children before parents, `METHOD /full/path` per page (one per verb method: page-node.ts);
+//   5. init(): once per page, children before parents.
 // Anything wrong fails here, with the field path and the fix, never later on a request.
 
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
@@ -72,6 +73,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
     [],
     { ...options, onEmptyRoute: options.onEmptyRoute ?? ((node) => warnEmpty(mux, node)) },
   );
+  checkErrorPages(rootNode);
   const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40, options.urlPrefix ?? '');
   if (options.secret !== undefined) treeSecrets.set(tree, checkSecret(rootName, options.secret));
   register(mux, tree, rootNode, options);
@@ -134,7 +136,8 @@ function build(
     checkPath(childPath, route.tag, childTag.path);
     node.children.push(build(route.target, field, childPath, childTag, node, [...ancestors, target], options));
   }
-  if (node.kind === 'empty') options.onEmptyRoute?.(node);
+  // An empty node with error() is a mount error (checkErrorPages), not a route to skip.
+  if (node.kind === 'empty' && node.errorPage !== node) options.onEmptyRoute?.(node);
   return node;
 }
 
@@ -156,6 +159,36 @@ function checkVerbs(node: PageNode, ownMethod: string): void {
         `(props and page answer GET); remove "${node.method}" from the tag`,
     );
   }
+}
+
+// An error() that no route reaches is a mistake: a section without routes, one whose routes all have nearer
+// error pages, or a partial named `error` from before error() meant the error page.
+function checkErrorPages(root: PageNode): void {
+  const visit = (node: PageNode) => {
+    node.children.forEach(visit);
+    if (node.errorPage !== node) return;
+    const nearer = new Set<string>();
+    let routes = 0;
+    const below = (n: PageNode) => {
+      if (n.registered) {
+        if (n.errorPage === node) return true;
+        routes++;
+        nearer.add(n.errorPage!.fieldPath);
+      }
+      return n.children.some(below);
+    };
+    if (below(node)) return;
+    const why =
+      routes === 0
+        ? 'there is no route at or below it; remove it, or add routes below it'
+        : `every route below it has its own error() (${[...nearer].join(', ')}); remove it, or remove theirs`;
+    throw new MountError(
+      node.fieldPath,
+      `error() can never answer: ${why} (error(err, req, target) is the error page of the routes at and below ` +
+        `it, not a partial: rename a partial called "error")`,
+    );
+  };
+  visit(root);
 }
 
 function checkSecret(rootName: string, secret: unknown): string {

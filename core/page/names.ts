@@ -4,13 +4,21 @@
 /** The verb methods a page may define beside `props` (GET and HEAD): each answers its own HTTP method. */
 export const verbMethods = ['post', 'put', 'patch', 'delete'] as const;
 
-// Methods that are never components.
-const notComponents = new Set<string>(['constructor', 'props', 'serveHTTP', 'middlewares', 'init', ...verbMethods]);
+// Methods that are never components. `error` is a section's error page (dispatch.ts), called with the failure.
+const notComponents = new Set<string>([
+  'constructor',
+  'props',
+  'serveHTTP',
+  'middlewares',
+  'init',
+  'error',
+  ...verbMethods,
+]);
 
 /**
- * Whether a page method is a component (rendered and targetable by id): not a lifecycle or verb method, not
- * `_private`, not a `…Props` helper.
- * @example isComponentName('todoList') // → true; isComponentName('props') → false; isComponentName('_cache') → false
+ * Whether a page method is a component (rendered and targetable by id): not a lifecycle, verb or `error` method,
+ * not `_private`, not a `…Props` helper.
+ * @example isComponentName('todoList') // → true; isComponentName('error') → false; isComponentName('_cache') → false
  */
 export function isComponentName(name: string): boolean {
   return !notComponents.has(name) && !name.startsWith('_') && !name.endsWith('Props');

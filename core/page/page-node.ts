@@ -15,6 +15,12 @@
 //
 //   class TaskPage { props() {…} page() {…} post() {…} delete() {…} }  at /tasks/{id}
 //   → "GET /tasks/{id}" (props, page), "POST /tasks/{id}" (post), "DELETE /tasks/{id}" (delete)
+//
+// `error()` is no component and changes no kind: it is the error page of the node's routes and of every route
+// below without a nearer one. Each node knows its nearest at construction (parents are built first):
+//
+//   App.admin (group, error())  → errorPage App.admin
+//   └─ App.admin.user           → errorPage App.admin
 
 import { isComponentName, kebab as kebabName, verbMethods } from './names.ts';
 import type { Handler, HandlerFunc } from '../mux/request.ts';
@@ -77,6 +83,11 @@ export class PageNode {
   readonly registered: boolean;
   /** Its full path compiled for urlFor: literal text and the wildcards' slots. */
   readonly url: Builder;
+  /**
+   * The node whose `error()` answers this route's failures: itself or its nearest ancestor that defines one;
+   * null when the mount's error handler does.
+   */
+  readonly errorPage: PageNode | null;
   readonly #fullPath: string;
 
   /** Field name; the root's class name. */
@@ -117,6 +128,7 @@ export class PageNode {
       this.patterns = methods.map((m) => `${m} ${init.fullPath}`);
     } else this.patterns = [init.method ? `${init.method} ${init.fullPath}` : init.fullPath];
     this.pattern = this.patterns[0] ?? '';
+    this.errorPage = typeof p.error === 'function' ? this : (init.parent?.errorPage ?? null);
   }
 
   /**
