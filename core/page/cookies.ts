@@ -226,10 +226,12 @@ async function verified(ctx: RequestContext, api: string, name: string): Promise
   return ok ? value : undefined;
 }
 
-// One imported key per secret: importKey is async work that every signed cookie would otherwise repeat.
-const keys = new Map<string, Promise<CryptoKey>>();
+// One imported key per secret: importKey is async work that every signed cookie would otherwise repeat. (The type is
+// named through crypto.subtle: the published build has no DOM library, whose global CryptoKey @types/node lacks.)
+type HmacKey = ReturnType<typeof crypto.subtle.importKey>;
+const keys = new Map<string, HmacKey>();
 
-function hmacKey(ctx: RequestContext, api: string): Promise<CryptoKey> {
+function hmacKey(ctx: RequestContext, api: string): HmacKey {
   const secret = treeSecrets.get(ctx.tree);
   if (secret === undefined) {
     throw new Error(
