@@ -63,6 +63,30 @@ class TasksPage {
   }
 }
 
+/** What a layout shows: the flash message, read by an async component while the page renders. */
+async function Flash() {
+  const message = await takeFlash();
+  return message === undefined ? (
+    ''
+  ) : (
+    <p role="status" safe>
+      {message}
+    </p>
+  );
+}
+
+/** /notes: a page whose layout part shows the flash. */
+class NotesPage {
+  page() {
+    return (
+      <main>
+        <Flash />
+        <p>notes</p>
+      </main>
+    );
+  }
+}
+
 type StepFn = () => unknown;
 const steps: Record<string, StepFn> = {
   defaults: () => setCookie('theme', 'dark'),
@@ -157,6 +181,7 @@ class Signed {
 
 class App {
   tasks = route('/tasks Tasks', TasksPage);
+  notes = route('GET /notes Notes', NotesPage);
   step = route('/steps/{step}', Step);
   read = route('GET /read', Read);
   signed = route('GET /signed/{name}', Signed);
@@ -366,6 +391,17 @@ describe('flash across redirect()', () => {
       '<main><p class="flash">Added Milk</p><ul><li>Milk</li></ul></main>',
       [flashDeleted],
     ]);
+  });
+
+  test('an async component in the layout reads it while the page renders', async () => {
+    const posted = await send(post('http://localhost/tasks', { title: 'Milk' }));
+    const shown = await send(withCookie('/notes', pairOf(posted.cookies[0])));
+    expect([shown.body, shown.cookies]).toEqual([
+      '<main><p role="status">Added Milk</p><p>notes</p></main>',
+      [flashDeleted],
+    ]);
+    const none = await send(new Request('http://localhost/notes'));
+    expect([none.body, none.cookies]).toEqual(['<main><p>notes</p></main>', []]);
   });
 
   test('over https the flash cookie is Secure', async () => {
