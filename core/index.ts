@@ -2,6 +2,17 @@
 
 export type { Children } from '@kitajs/html';
 export { currentPage, currentRequest, setHeader, setStatus } from './page/context.ts';
+export {
+  deleteCookie,
+  flash,
+  getCookie,
+  getCookies,
+  getSignedCookie,
+  setCookie,
+  setSignedCookie,
+  takeFlash,
+} from './page/cookies.ts';
+export type { CookieOptions } from './page/cookies.ts';
 export { CrossOriginProtection, crossOriginProtection } from './http/cross-origin.ts';
 export type { CrossOriginOptions } from './http/cross-origin.ts';
 export { defaultErrorHandler, redirect, renderComponent } from './page/dispatch.ts';

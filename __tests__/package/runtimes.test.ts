@@ -1,7 +1,8 @@
 // The same small app (fixtures/runtimes) on Bun (Bun.serve), Deno (Deno.serve, no --sloppy-imports) and Cloudflare's
 // workerd (wrangler dev, local), installed from the packed tarball, its static files embedded by pagetree-embed.
-// Each answers a full page, htmx 2 and htmx 4 partials, 404 and 405, a POST that redirects, and a static file whose
-// gzip and br bodies decode to the file's bytes (workerd must not compress the precompressed bytes again).
+// Each answers a full page, htmx 2 and htmx 4 partials, 404 and 405, a POST that redirects, a flash message signed
+// with Web Crypto across a redirect, and a static file whose gzip and br bodies decode to the file's bytes (workerd
+// must not compress the precompressed bytes again).
 
 import { cpSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -175,6 +176,32 @@ describe.each(runtimes)('%s', (_name, start) => {
     const list = await fetch(app.url + '/?q=gamma', { headers: { 'HX-Request': 'true', 'HX-Target': 'home-list' } });
     // kitajs escapes with Bun.escapeHTML on Bun, which escapes `>` too.
     expect(await list.text()).toMatch(/^<li>&lt;gamma(>|&gt;)<\/li>$/);
+  });
+
+  test('a flash message across redirect(): signed by Web Crypto, shown once, ignored when changed', async () => {
+    const flashLine = /^pagetree-flash=Saved%20%E2%9C%93\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/;
+    const plain = await fetch(app.url + '/notice', { method: 'POST', redirect: 'manual' });
+    expect([plain.status, plain.headers.get('location'), plain.headers.getSetCookie()]).toEqual([
+      303,
+      '/notice',
+      [expect.stringMatching(flashLine)],
+    ]);
+    const htmx = await fetch(app.url + '/notice', { method: 'POST', headers: { 'HX-Request': 'true' } });
+    expect([htmx.status, htmx.headers.get('hx-location'), htmx.headers.getSetCookie()]).toEqual([
+      200,
+      '/notice',
+      [expect.stringMatching(flashLine)],
+    ]);
+    const cookie = plain.headers.getSetCookie()[0]!.split(';')[0]!;
+    const shown = await fetch(app.url + '/notice', { headers: { cookie } });
+    expect([await shown.text(), shown.headers.getSetCookie()]).toEqual([
+      '<p id="flash">Saved ✓</p>',
+      ['pagetree-flash=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax'],
+    ]);
+    const changed = await fetch(app.url + '/notice', { headers: { cookie: cookie.replace('Saved', 'Paid') } });
+    expect(await changed.text()).toBe('<p id="flash">none</p>');
+    const none = await fetch(app.url + '/notice');
+    expect([await none.text(), none.headers.getSetCookie()]).toEqual(['<p id="flash">none</p>', []]);
   });
 
   test('an embedded static file, as it is and decoded from gzip and br', async () => {

@@ -137,7 +137,7 @@ function decode(
   data: FormData,
   arrays: ReadonlySet<string>,
 ): { input: Record<string, unknown>; values: Record<string, string>; allValues: Record<string, string[]> } {
-  const entries: Record<string, FormDataEntryValue[]> = Object.create(null);
+  const entries: Record<string, (string | File)[]> = Object.create(null);
   const alwaysArray = new Set(arrays);
   for (const [rawName, value] of data) {
     if (typeof value !== 'string' && value.name === '' && value.size === 0) continue; // a file input left empty
