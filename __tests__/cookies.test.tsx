@@ -522,6 +522,7 @@ describe('mistakes', () => {
     ['short', 'too-short'],
     ['31 characters', 'x'.repeat(31)],
     ['not a string', 42],
+    ['undefined (an unset environment variable)', undefined],
   ])('mount rejects a secret that is %s', (_name, bad) => {
     const attempt = () => mount(new ServeMux(), App, '/', 'App', { secret: bad as string });
     expect(attempt).toThrow(MountError);

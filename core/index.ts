@@ -16,7 +16,7 @@ export type { CookieOptions } from './page/cookies.ts';
 export { CrossOriginProtection, crossOriginProtection } from './http/cross-origin.ts';
 export type { CrossOriginOptions } from './http/cross-origin.ts';
 export { defaultErrorHandler, redirect, renderComponent } from './page/dispatch.ts';
-export type { ErrorHandler, RenderComponent } from './page/dispatch.ts';
+export type { ErrorHandler, ErrorPage, RenderComponent } from './page/dispatch.ts';
 export { ConflictError, HttpError, MountError, PatternError, UrlForError } from './errors.ts';
 export { id, idTarget, staticUrl, urlFor } from './page/context.ts';
 export { htmxDetails } from './page/htmx-details.ts';

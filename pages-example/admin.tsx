@@ -2,18 +2,8 @@
 // (server-sent events), a user page with a refreshable activity partial, a
 // middleware and an error page for the whole group.
 
-import {
-  eventStream,
-  htmxDetails,
-  HttpError,
-  id,
-  idTarget,
-  urlFor,
-  type Middleware,
-  type PageRequest,
-  route,
-} from 'pagetree';
-import { Layout } from './layout.tsx';
+import { eventStream, HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
+import { Layout, swapsIntoElement } from './layout.tsx';
 import type { Activity, TaskCounts, User } from './store.ts';
 import type { Deps } from './tasks.tsx';
 
@@ -189,9 +179,7 @@ export class Admin {
         <b>{status}</b> <span safe>{message}</span>
       </p>
     );
-    // htmx swaps the answer into an element (htmx 4 swaps errors): a fragment, not a second layout.
-    const hx = htmxDetails();
-    if (hx.isHtmx && !hx.boosted && !hx.historyRestore && hx.requestType !== 'full') return shown;
+    if (swapsIntoElement()) return shown; // htmx 4 swaps errors into the element too
     return (
       <Layout title="Admin">
         {shown}

@@ -1,15 +1,12 @@
 // The app's own 404 page: the layout for a full load, a fragment when htmx swaps the answer into an element.
 
-import { htmxDetails, renderComponent, urlFor } from 'pagetree';
-import { Layout } from './layout.tsx';
+import { renderComponent, urlFor } from 'pagetree';
+import { Layout, swapsIntoElement } from './layout.tsx';
 import { TasksPage } from './tasks.tsx';
 
 export class NotFoundPage {
   props() {
-    const hx = htmxDetails();
-    if (hx.isHtmx && !hx.boosted && hx.requestType !== 'full') {
-      return renderComponent(<p class="empty">Not found.</p>);
-    }
+    if (swapsIntoElement()) return renderComponent(<p class="empty">Not found.</p>);
     return {};
   }
 

@@ -75,7 +75,8 @@ export function mount<TRoot extends object, TDeps = unknown>(
   );
   checkErrorPages(rootNode);
   const tree = new Tree<TRoot>(rootNode, options.maxIdLength ?? 40, options.urlPrefix ?? '');
-  if (options.secret !== undefined) treeSecrets.set(tree, checkSecret(rootName, options.secret));
+  // `secret: process.env.X` with X unset is a mistake to report now, not on the first flash().
+  if ('secret' in options) treeSecrets.set(tree, checkSecret(rootName, options.secret));
   register(mux, tree, rootNode, options);
   runInit(rootNode);
   if (options.notFound !== undefined) registerNotFound(mux, tree, rootNode, options);
