@@ -1,6 +1,7 @@
 // The same small app (fixtures/runtimes) on Bun (Bun.serve), Deno (Deno.serve, no --sloppy-imports) and Cloudflare's
 // workerd (wrangler dev, local), installed from the packed tarball, its static files embedded by pagetree-embed.
-// Each answers a full page, htmx 2 and htmx 4 partials, 404 and 405, a POST that redirects, a flash message signed
+// Each answers a full page, htmx 2 and htmx 4 partials, 404 and 405, a POST that redirects, a form validated by
+// parseForm (422, multipart), a flash message signed
 // with Web Crypto across a redirect, and a static file whose gzip and br bodies decode to the file's bytes (workerd
 // must not compress the precompressed bytes again).
 
@@ -176,6 +177,24 @@ describe.each(runtimes)('%s', (_name, start) => {
     const list = await fetch(app.url + '/?q=gamma', { headers: { 'HX-Request': 'true', 'HX-Target': 'home-list' } });
     // kitajs escapes with Bun.escapeHTML on Bun, which escapes `>` too.
     expect(await list.text()).toMatch(/^<li>&lt;gamma(>|&gt;)<\/li>$/);
+  });
+
+  test('a form validated by parseForm: 422 with the message and the value, multipart included', async () => {
+    const blank = await fetch(app.url + '/items', { method: 'POST', body: new URLSearchParams({ name: '  ' }) });
+    expect([blank.status, await blank.text()]).toEqual([422, '<p class="error">An item needs a name (got [  ])</p>']);
+    const multipart = new FormData();
+    multipart.append('name', ' delta ');
+    multipart.append('file', new Blob(['x']), 'x.txt');
+    const added = await fetch(app.url + '/items', { method: 'POST', body: multipart, redirect: 'manual' });
+    expect(added.status).toBe(303);
+    const list = await fetch(app.url + '/?q=delta', { headers: { 'HX-Request': 'true', 'HX-Target': 'home-list' } });
+    expect(await list.text()).toBe('<li>delta</li>');
+    const json = await fetch(app.url + '/items', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{"name":"x"}',
+    });
+    expect(json.status).toBe(415);
   });
 
   test('a flash message across redirect(): signed by Web Crypto, shown once, ignored when changed', async () => {
