@@ -1,5 +1,5 @@
 // `npm start`: serves the example app on PORT (default 3000).
-// DATABASE_PATH picks the SQLite file; HTMX_VERSION=2 serves htmx 2 instead of htmx 4; COOKIE_SECRET (32+
+// DATABASE_PATH picks the SQLite file; HTMX_VERSION=2 serves htmx 2 instead of htmx 4; PAGETREE_SECRET (32+
 // characters) signs the flash cookie, so a message survives a restart.
 // `npm run dev` adds --dev: tsx restarts the server on every change and the open tab reloads.
 
@@ -9,7 +9,7 @@ import { createApp } from './app.tsx';
 const { mux } = createApp({
   databasePath: process.env.DATABASE_PATH,
   htmxVersion: process.env.HTMX_VERSION,
-  secret: process.env.COOKIE_SECRET,
+  secret: process.env.PAGETREE_SECRET,
   liveReload: process.argv.includes('--dev'),
 });
 serve(mux);
