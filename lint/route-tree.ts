@@ -14,7 +14,7 @@
 
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
-import { isComponentName } from '../core/page/names.ts';
+import { isComponentName, verbMethods } from '../core/page/names.ts';
 import { composePath, parseTag } from '../core/page/route.ts';
 import { isIgnoredFile } from './source-files.ts';
 
@@ -162,7 +162,8 @@ function walk(
 
 function isServing(methods: ReadonlySet<string>): boolean {
   for (const m of methods) {
-    if (m === 'serveHTTP' || m === 'props') return true;
+    // A page with only a verb method (post()) registers that method's pattern, as mount does.
+    if (m === 'serveHTTP' || m === 'props' || (verbMethods as readonly string[]).includes(m)) return true;
     if (isComponentName(m)) return true;
   }
   return false;

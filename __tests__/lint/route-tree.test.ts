@@ -34,6 +34,7 @@ test('fixture-app-tree-spans-three-files-and-mounts-components-twice', () => {
     ['App.admin.users', 'UsersPage', '', '/admin/users', 'registered'],
     ['App.admin.user', 'UserPage', '', '/admin/users/{userId}', 'registered'],
     ['App.admin.settings', 'SettingsAction', 'POST', '/admin/settings', 'registered'],
+    ['App.admin.import', 'ImportAction', '', '/admin/import', 'registered'],
     ['App.admin.archive', 'Archive', '', '/admin/archive', '-'],
     ['App.docs', 'Components', '', '/docs', '-'],
     ['App.docs.list', 'ListPage', '', '/docs/list', 'registered'],
@@ -49,6 +50,7 @@ test('fixture-app-tree-spans-three-files-and-mounts-components-twice', () => {
 test('concrete URLs of the fixture app', () => {
   expect([...routeTreeOf(program).byUrl.keys()].sort()).toEqual([
     '/admin/',
+    '/admin/import',
     '/admin/settings',
     '/admin/users',
     '/api/list',
