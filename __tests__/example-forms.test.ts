@@ -210,7 +210,8 @@ describe('the add form', () => {
     expect(html).toContain('<span class="title">Milk</span>'); // the list is there too
   });
 
-  test('a body that is not a form is a 415; one over 10 MiB a 413', async () => {
+  test('a body that is not a form is a 415 (one line in the log); one over 10 MiB a 413', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => {});
     const json = await app.mux.fetch(
       new Request('http://localhost/', {
         method: 'POST',
@@ -219,6 +220,8 @@ describe('the add form', () => {
       }),
     );
     expect(json.status).toBe(415);
+    expect(warn.mock.calls).toEqual([[expect.stringContaining('POST http://localhost/: 415 Unsupported Media Type')]]);
+    warn.mockRestore();
     const big = await plainPost('/', { title: 'x'.repeat(10 * 1024 * 1024) });
     expect(big.status).toBe(413);
   });
