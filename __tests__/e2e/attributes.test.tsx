@@ -4,10 +4,9 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { ServeMux, mount, route } from '../../core/index.ts';
 import { serve, shutdown } from '../../core/node/index.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { useChromium } from '../support/chromium.ts';
 
 jest.setTimeout(60_000);
 
@@ -44,7 +43,7 @@ class App {
   form = route('GET /{$}', Form);
 }
 
-let browser: Browser;
+const chromium = useChromium();
 let server: Server;
 let base: string;
 beforeAll(async () => {
@@ -53,15 +52,13 @@ beforeAll(async () => {
   server = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
   await once(server, 'listening');
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await launchChromium();
 });
 afterAll(async () => {
-  await browser?.close();
   await shutdown(server, 1000);
 });
 
 test('attribute-values-round-trip in Chromium: value, title and data-* read back exactly', async () => {
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   await page.goto(base + '/');
   const seen = await page.$$eval('input', (inputs) =>
     inputs.map((i) => [(i as HTMLInputElement).value, i.title, i.getAttribute('data-raw')]),

@@ -2,25 +2,15 @@
 // Chromium is Debian's (/usr/bin/chromium, installed by .ci/run); playwright-core drives it.
 
 import { mkdirSync } from 'node:fs';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
-import { shutdown, toNodeListener } from '../../core/node/index.ts';
-import { createApp } from '../../pages-example/app.tsx';
-import { launchChromium, poll } from '../support/chromium.ts';
+import type { Page, Request as BrowserRequest } from 'playwright-core';
+import { poll, useChromium } from '../support/chromium.ts';
+import { useExampleServer } from '../support/example-server.ts';
 
 const artifacts = join(__dirname, 'artifacts');
 jest.setTimeout(60_000);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 interface Seen {
   method: string;
@@ -30,19 +20,12 @@ interface Seen {
 }
 
 describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
-  let server: Server;
-  let base: string;
-  let app: ReturnType<typeof createApp>;
+  const example = useExampleServer({ htmxVersion });
   let page: Page;
   const seen: Seen[] = [];
 
   beforeAll(async () => {
-    app = createApp({ databasePath: ':memory:', htmxVersion });
-    server = createServer(toNodeListener(app.mux));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    page = await browser.newPage();
+    page = await chromium.browser.newPage();
     page.on('dialog', () => {
       throw new Error('a dialog opened: injected script ran');
     });
@@ -58,8 +41,6 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
   });
   afterAll(async () => {
     await page?.close();
-    await shutdown(server, 1000);
-    app.store.close();
   });
 
   // The htmx requests for a path, once they have finished.
@@ -74,7 +55,7 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
   const marker = () => page.evaluate(() => (window as unknown as { marker?: number }).marker);
 
   test('loads the full page with htmx running', async () => {
-    await page.goto(base + '/');
+    await page.goto(example.base + '/');
     await expect(page.title()).resolves.toBe('Tasks · pagetree');
     const version = await page.evaluate(() => (window as unknown as { htmx?: { version: string } }).htmx?.version);
     expect(version?.startsWith(htmxVersion + '.')).toBe(true);
@@ -138,11 +119,11 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
 
   test('the back button after a boosted navigation gives a full page, not a fragment', async () => {
     await page.click('nav a:has-text("Admin")');
-    await page.waitForURL(base + '/admin/');
+    await page.waitForURL(example.base + '/admin/');
     await expect(page.locator('h1').textContent()).resolves.toBe('Admin');
     expect(await marker()).toBe(42); // boosted: no full reload
     await page.goBack();
-    await page.waitForURL(base + '/?q=milk');
+    await page.waitForURL(example.base + '/?q=milk');
     await page.locator('h1', { hasText: 'Tasks' }).waitFor();
     expect(await page.locator('header nav').count()).toBe(1);
     expect(await page.locator('h1').count()).toBe(1);
@@ -154,9 +135,9 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
   });
 
   test('visiting /admin lands on /admin/', async () => {
-    const res = await page.goto(base + '/admin');
-    expect(page.url()).toBe(base + '/admin/');
+    const res = await page.goto(example.base + '/admin');
+    expect(page.url()).toBe(example.base + '/admin/');
     expect(res!.status()).toBe(200);
-    expect(res!.request().redirectedFrom()?.url()).toBe(base + '/admin');
+    expect(res!.request().redirectedFrom()?.url()).toBe(example.base + '/admin');
   });
 });

@@ -2,23 +2,13 @@
 // its error beside the field (422) with the value kept and the field focused; a valid edit lands on the list with
 // "Task updated", shown once.
 
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, BrowserContext, Page, Response as BrowserResponse } from 'playwright-core';
-import { shutdown, toNodeListener } from '../../core/node/index.ts';
-import { createApp } from '../../pages-example/app.tsx';
-import { launchChromium } from '../support/chromium.ts';
+import type { BrowserContext, Page, Response as BrowserResponse } from 'playwright-core';
+import { useChromium } from '../support/chromium.ts';
+import { useExampleServer } from '../support/example-server.ts';
 
 jest.setTimeout(60_000);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 const modes = [
   { name: 'htmx 4', htmxVersion: '4', javaScript: true },
@@ -27,21 +17,14 @@ const modes = [
 ];
 
 describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
-  let server: Server;
-  let base: string;
-  let app: ReturnType<typeof createApp>;
+  const example = useExampleServer({ htmxVersion });
   let context: BrowserContext;
   let page: Page;
   const answers: { method: string; path: string; status: number }[] = [];
 
   beforeAll(async () => {
-    app = createApp({ databasePath: ':memory:', htmxVersion });
-    app.store.addTask('Milk');
-    server = createServer(toNodeListener(app.mux));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    context = await browser.newContext({ javaScriptEnabled: javaScript });
+    example.app.store.addTask('Milk');
+    context = await chromium.browser.newContext({ javaScriptEnabled: javaScript });
     page = await context.newPage();
     page.on('response', (res: BrowserResponse) => {
       const url = new URL(res.url());
@@ -50,8 +33,6 @@ describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
   });
   afterAll(async () => {
     await context?.close();
-    await shutdown(server, 1000);
-    app.store.close();
   });
 
   // A page loaded by the browser itself (not htmx) forgets the marker.
@@ -60,9 +41,9 @@ describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
   const posts = (path: string) => answers.filter((a) => a.method === 'POST' && a.path === path).map((a) => a.status);
 
   test('an invalid edit shows the error beside the field, keeps the value and focuses it (422)', async () => {
-    await page.goto(base + '/');
+    await page.goto(example.base + '/');
     await page.locator('ul.tasks li', { hasText: 'Milk' }).locator('a.edit').click();
-    await page.waitForURL(base + '/tasks/1');
+    await page.waitForURL(example.base + '/tasks/1');
     await expect(page.locator('#edit-title').inputValue()).resolves.toBe('Milk');
     if (javaScript) await setMarker();
     await page.fill('#edit-title', '   ');
@@ -74,16 +55,16 @@ describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
     await expect(page.locator('#edit-title').inputValue()).resolves.toBe('   ');
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('edit-title');
     expect(posts('/tasks/1')).toEqual([422]);
-    expect(page.url()).toBe(base + '/tasks/1');
+    expect(page.url()).toBe(example.base + '/tasks/1');
     expect(await page.locator('form.edit').count()).toBe(1); // swapped into place, not nested
     expect(await marker()).toBe(javaScript ? 42 : undefined); // htmx swapped the form; without JS, a new page
-    expect(app.store.task(1)?.title).toBe('Milk');
+    expect(example.app.store.task(1)?.title).toBe('Milk');
   });
 
   test('a valid edit lands on the list with "Task updated", shown once', async () => {
     await page.fill('#edit-title', '  Oat milk & honey <b>  ');
     await page.click('form.edit button');
-    await page.waitForURL(base + '/');
+    await page.waitForURL(example.base + '/');
     await page.locator('#notice', { hasText: 'Task updated' }).waitFor();
     await expect(page.locator('ul.tasks li .title').first().textContent()).resolves.toBe('Oat milk & honey <b>');
     expect(posts('/tasks/1')).toEqual([422, javaScript ? 200 : 303]); // HX-Location for htmx, 303 without

@@ -3,10 +3,9 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { ServeMux, liveReload, mount, route } from '../../core/index.ts';
 import { serve, shutdown } from '../../core/node/index.ts';
-import { launchChromium } from '../support/chromium.ts';
+import { useChromium } from '../support/chromium.ts';
 
 jest.setTimeout(60_000);
 
@@ -34,18 +33,12 @@ async function startDevServer(port: number): Promise<Server> {
   return server;
 }
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 test('the open tab reloads when the server restarts, and not before', async () => {
   let server = await startDevServer(0);
   const port = (server.address() as AddressInfo).port;
-  const page = await browser.newPage();
+  const page = await chromium.browser.newPage();
   await page.goto(`http://127.0.0.1:${port}/`);
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'before the restart'));
   await page.waitForTimeout(1_200); // two polls of the same server: no reload

@@ -1,45 +1,21 @@
 // Live regions in Chromium with the real htmx client and its SSE extension, htmx 4 (hx-sse, shipped in htmx.org)
 // and htmx 2 (htmx-ext-sse): the admin dashboard's task counts follow changes made in another page.
 
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Browser, Page } from 'playwright-core';
-import { shutdown, toNodeListener } from '../../core/node/index.ts';
-import { createApp } from '../../pages-example/app.tsx';
-import { launchChromium, poll } from '../support/chromium.ts';
+import type { Page } from 'playwright-core';
+import { poll, useChromium } from '../support/chromium.ts';
+import { useExampleServer } from '../support/example-server.ts';
 
 jest.setTimeout(60_000);
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const chromium = useChromium();
 
 describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
-  let server: Server;
-  let base: string;
-  let app: ReturnType<typeof createApp>;
-
-  beforeAll(async () => {
-    app = createApp({ databasePath: ':memory:', htmxVersion });
-    server = createServer(toNodeListener(app.mux));
-    server.listen(0, '127.0.0.1');
-    await once(server, 'listening');
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  });
-  afterAll(async () => {
-    await shutdown(server, 1000);
-    app.store.close();
-  });
+  const example = useExampleServer({ htmxVersion });
 
   const counts = (page: Page) => page.locator('#admin-index-counts').textContent();
   const subscribers = (n: number) =>
     poll(
-      () => app.store.subscribers,
+      () => example.app.store.subscribers,
       (s) => s === n,
     );
 
@@ -55,13 +31,13 @@ describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
   }
 
   test('a change made in another page shows on the dashboard within a second', async () => {
-    const dashboard = await browser.newPage();
-    await dashboard.goto(base + '/admin/');
+    const dashboard = await chromium.browser.newPage();
+    await dashboard.goto(example.base + '/admin/');
     expect(await subscribers(1)).toBe(1); // the extension connected
     await expect(counts(dashboard)).resolves.toBe('0 open · 0 done · 0 tasks');
 
-    const tasks = await browser.newPage();
-    await tasks.goto(base + '/');
+    const tasks = await chromium.browser.newPage();
+    await tasks.goto(example.base + '/');
     await changeAndSee(
       dashboard,
       async () => {
@@ -89,14 +65,14 @@ describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
     );
     // The region was swapped in place: one of it, still connected.
     expect(await dashboard.locator('#admin-index-counts').count()).toBe(1);
-    expect(app.store.subscribers).toBe(1);
+    expect(example.app.store.subscribers).toBe(1);
     await tasks.close();
 
     // Leaving the dashboard by a boosted link (no page unload) closes the stream, and so does closing the page.
     await dashboard.click('nav a:has-text("Tasks")');
     await dashboard.locator('h1', { hasText: 'Tasks' }).waitFor();
     expect(await subscribers(0)).toBe(0);
-    await dashboard.goto(base + '/admin/');
+    await dashboard.goto(example.base + '/admin/');
     expect(await subscribers(1)).toBe(1);
     await dashboard.close();
     expect(await subscribers(0)).toBe(0);
@@ -104,12 +80,12 @@ describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
 
   // htmx 4 deferred started on a timer that could fire before a deferred extension had registered.
   test('sse-extension-loaded-late-still-connects', async () => {
-    const dashboard = await browser.newPage();
+    const dashboard = await chromium.browser.newPage();
     await dashboard.route('**/static/htmx-sse.*', async (route) => {
       await new Promise((r) => setTimeout(r, 300));
       await route.continue();
     });
-    await dashboard.goto(base + '/admin/');
+    await dashboard.goto(example.base + '/admin/');
     expect(await subscribers(1)).toBe(1);
     await dashboard.close();
     expect(await subscribers(0)).toBe(0);

@@ -31,6 +31,27 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /**
+ * One Chromium for a test file: launched before its tests, closed after them. Call it at the top of the file and
+ * read `.browser` in tests and hooks.
+ * @example const chromium = useChromium(); test('…', async () => { const page = await chromium.browser.newPage(); });
+ */
+export function useChromium(): { readonly browser: Browser } {
+  const handle: { browser?: Browser } = {};
+  beforeAll(async () => {
+    handle.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await handle.browser?.close();
+  });
+  return {
+    get browser(): Browser {
+      if (!handle.browser) throw new Error('useChromium(): Chromium is not running yet; read .browser in a test');
+      return handle.browser;
+    },
+  };
+}
+
+/**
  * Waits until `probe` returns a value that `ok` accepts, and returns it (or the last value after `timeout` ms):
  * jest has no expect.poll.
  * @example expect(await poll(() => page.locator('li').count(), (n) => n === 1)).toBe(1);

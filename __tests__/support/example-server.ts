@@ -1,0 +1,46 @@
+// The example app on a real port for browser tests: one per describe block, its store in memory.
+
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { shutdown, toNodeListener } from '../../core/node/index.ts';
+import { createApp, type AppOptions } from '../../pages-example/app.tsx';
+
+/** The running example: its app (store, mux, tree) and the address it serves at. */
+export interface ExampleServer {
+  readonly app: ReturnType<typeof createApp>;
+  /** e.g. "http://127.0.0.1:41234" */
+  readonly base: string;
+}
+
+/**
+ * Serves the example on 127.0.0.1 before the tests of the enclosing block and shuts it down after them.
+ * @example const example = useExampleServer({ htmxVersion: '2' }); … await page.goto(example.base + '/');
+ */
+export function useExampleServer(options: AppOptions = {}): ExampleServer {
+  let running: { app: ExampleServer['app']; base: string; server: Server } | undefined;
+  beforeAll(async () => {
+    const app = createApp({ databasePath: ':memory:', ...options });
+    const server = createServer(toNodeListener(app.mux));
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    running = { app, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  });
+  afterAll(async () => {
+    if (!running) return;
+    await shutdown(running.server, 1000);
+    running.app.store.close();
+  });
+  const current = () => {
+    if (!running) throw new Error('useExampleServer(): the server is not running yet; read it in a test or hook');
+    return running;
+  };
+  return {
+    get app() {
+      return current().app;
+    },
+    get base() {
+      return current().base;
+    },
+  };
+}
