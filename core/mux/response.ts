@@ -40,7 +40,11 @@ class LiteResponse {
 }
 Object.setPrototypeOf(LiteResponse.prototype, Response.prototype);
 
-function headersOf(record: Record<string, string | string[]>): Headers {
+/**
+ * A header record (lower-case names; Set-Cookie as a list) as real Headers, each cookie on its own line.
+ * @example headersOf({ vary: 'HX-Request', 'set-cookie': ['a=1', 'b=2'] }).getSetCookie() // → ["a=1", "b=2"]
+ */
+export function headersOf(record: Record<string, string | string[]>): Headers {
   const h = new Headers();
   for (const name in record) {
     const v = record[name]!;

@@ -22,7 +22,7 @@ import type { Middleware, PageNode, VerbMethod } from './page-node.ts';
 import type { Logger } from '../mux/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
 import { abortable, abortKey, guardBody } from '../http/request-body.ts';
-import { liteData, liteResponse, textError } from '../mux/response.ts';
+import { headersOf, liteData, liteResponse, textError } from '../mux/response.ts';
 import type { Tree } from './tree.ts';
 
 /** Replaces the default error answer: `mount(..., { errorHandler })`. */
@@ -287,11 +287,7 @@ function withContext(res: Response, ctx: RequestContext, api: string): Response 
     if (own !== undefined && ctx.cookies) merged['set-cookie'] = [...ctx.cookies, ...[own].flat()];
     return liteResponse(data.status, data.body, merged);
   }
-  const merged = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value === 'string') merged.set(name, value);
-    else for (const one of value) merged.append(name, one);
-  }
+  const merged = headersOf(headers);
   res.headers.forEach((value, name) => {
     if (name === 'set-cookie') merged.append(name, value);
     else merged.set(name, value);
