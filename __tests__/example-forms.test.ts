@@ -3,7 +3,7 @@
 
 import { createApp } from '../pages-example/app.tsx';
 import { TaskPage, TasksPage } from '../pages-example/tasks.tsx';
-import { htmxRequest } from '../core/index.ts';
+import { htmxRequest, type IdTarget } from '../core/index.ts';
 
 let app: ReturnType<typeof createApp>;
 beforeEach(() => {
@@ -22,6 +22,11 @@ function plainPost(path: string, fields: Record<string, string>, headers: Record
       body: new URLSearchParams(fields).toString(),
     }),
   );
+}
+
+/** What htmx `version` sends when a form posts `title` to `path` and swaps the answer into `target`. */
+function htmxPost(version: 2 | 4, path: string, title: string, target: IdTarget) {
+  return app.mux.fetch(htmxRequest(path, { version, form: { title }, target }));
 }
 
 function get(path: string, headers: Record<string, string> = {}) {
@@ -71,15 +76,7 @@ describe('the edit form', () => {
   });
 
   test.each([4, 2] as const)('htmx %s: an invalid title is a 422 with only the form', async (version) => {
-    const res = await app.mux.fetch(
-      htmxRequest('/tasks/1', {
-        version,
-        method: 'POST',
-        form: { title: '' },
-        target: TaskPage.prototype.editForm,
-        headers: urlencoded,
-      }),
-    );
+    const res = await htmxPost(version, '/tasks/1', '', TaskPage.prototype.editForm);
     expect(res.status).toBe(422);
     const html = await res.text();
     expect(html).toMatch(/^<form class="edit" action="\/tasks\/1"/);
@@ -103,15 +100,7 @@ describe('the edit form', () => {
   });
 
   test.each([4, 2] as const)('htmx %s: a valid title answers HX-Location with the flash cookie', async (version) => {
-    const res = await app.mux.fetch(
-      htmxRequest('/tasks/1', {
-        version,
-        method: 'POST',
-        form: { title: 'Bread' },
-        target: TaskPage.prototype.editForm,
-        headers: urlencoded,
-      }),
-    );
+    const res = await htmxPost(version, '/tasks/1', 'Bread', TaskPage.prototype.editForm);
     expect(res.status).toBe(200);
     expect(res.headers.get('hx-location')).toBe('/');
     expect(app.store.task(1)?.title).toBe('Bread');
@@ -161,15 +150,7 @@ describe('the add form', () => {
   test.each([4, 2] as const)(
     'htmx %s: a valid title answers a fresh form, with the list and the count beside',
     async (version) => {
-      const res = await app.mux.fetch(
-        htmxRequest('/', {
-          version,
-          method: 'POST',
-          form: { title: ' Eggs ' },
-          target: TasksPage.prototype.addForm,
-          headers: urlencoded,
-        }),
-      );
+      const res = await htmxPost(version, '/', ' Eggs ', TasksPage.prototype.addForm);
       expect(res.status).toBe(200);
       const html = await res.text();
       expect(html).toMatch(/^<form class="add"/);
@@ -181,15 +162,7 @@ describe('the add form', () => {
   );
 
   test.each([4, 2] as const)('htmx %s: an empty title is a 422 with the form and its error only', async (version) => {
-    const res = await app.mux.fetch(
-      htmxRequest('/', {
-        version,
-        method: 'POST',
-        form: { title: '  ' },
-        target: TasksPage.prototype.addForm,
-        headers: urlencoded,
-      }),
-    );
+    const res = await htmxPost(version, '/', '  ', TasksPage.prototype.addForm);
     expect(res.status).toBe(422);
     const html = await res.text();
     expect(html).toMatch(/^<form class="add"/);
