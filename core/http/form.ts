@@ -103,7 +103,7 @@ export function formState<S extends StandardSchemaV1>(
 async function limitedFormData(req: Request, max: number): Promise<FormData> {
   const announced = Number(req.headers.get('content-length'));
   if (announced > max) throw tooLarge(max);
-  const chunks: Uint8Array[] = [];
+  const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
   if (req.body) {
     const reader = req.body.getReader();
@@ -118,14 +118,8 @@ async function limitedFormData(req: Request, max: number): Promise<FormData> {
       chunks.push(value);
     }
   }
-  const body = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    body.set(c, at);
-    at += c.byteLength;
-  }
   // The runtime's own parser (multipart boundaries, charsets, files), on the bytes counted above.
-  return new Response(body, { headers: { 'content-type': req.headers.get('content-type')! } }).formData();
+  return new Response(new Blob(chunks), { headers: { 'content-type': req.headers.get('content-type')! } }).formData();
 }
 
 function tooLarge(max: number): HttpError {
