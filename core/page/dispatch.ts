@@ -14,7 +14,7 @@
 // the error handler's answer, never half a page.
 
 import { requestContext, type RequestContext } from './context.ts';
-import { readHtmx } from './htmx-details.ts';
+import { notHtmx, readHtmx } from './htmx-details.ts';
 import { answerHeaders, withRegions } from './htmx-response.ts';
 import { HttpError } from '../errors.ts';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../mux/request.ts';
@@ -116,6 +116,9 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
     inner = typeof h === 'function' ? h : (req) => h.serveHTTP(req);
   }
   const handler = inner;
+  // What a request htmx did not send asks for: the same for every such request, so made once (an object less
+  // per full-page load).
+  const fullPage = Object.freeze(selectTarget(node, notHtmx));
   const guarded = (ctx: RequestContext): Response | Promise<Response> => {
     try {
       const res = handler(ctx.req);
@@ -141,7 +144,7 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       node,
       req,
       htmx,
-      target: selectTarget(node, htmx),
+      target: htmx === notHtmx ? fullPage : selectTarget(node, htmx),
       status: undefined,
       defaultStatus,
       headers: undefined,
