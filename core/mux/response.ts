@@ -5,7 +5,9 @@
 // LiteResponse holds status, headers and a string body as plain data; the
 // node adapter writes that data directly, and anything else that touches it
 // (`res.headers`, `res.text()`, …) gets a real Response built on first use.
-// It passes `instanceof Response`, so user code cannot tell the difference.
+// It passes `instanceof Response`, so user code cannot tell the difference (lazy-inherit.ts).
+
+import { lazyInherit } from './lazy-inherit.ts';
 
 /** The plain data of a LiteResponse: status, body (a string, bytes, or null), lower-case headers. */
 export interface LiteData {
@@ -38,7 +40,8 @@ class LiteResponse {
     return s >= 200 && s <= 299;
   }
 }
-Object.setPrototypeOf(LiteResponse.prototype, Response.prototype);
+// Every other member of Response reads the real one, made on first use.
+lazyInherit(LiteResponse, Response, real);
 
 /**
  * A header record (lower-case names; Set-Cookie as a list) as real Headers, each cookie on its own line.
@@ -64,23 +67,6 @@ function real(res: LiteResponse): Response {
     res[kReal] = new Response(body as ConstructorParameters<typeof Response>[0], init);
   }
   return res[kReal];
-}
-
-// Every other member of Response reads the real one, made on first use.
-for (const key of ['body', 'bodyUsed', 'redirected', 'statusText', 'type', 'url'] as const) {
-  Object.defineProperty(LiteResponse.prototype, key, {
-    get(this: LiteResponse) {
-      return real(this)[key];
-    },
-  });
-}
-for (const key of ['arrayBuffer', 'blob', 'bytes', 'clone', 'formData', 'json', 'text'] as const) {
-  Object.defineProperty(LiteResponse.prototype, key, {
-    value(this: LiteResponse) {
-      const r = real(this) as unknown as Record<string, () => unknown>;
-      return r[key]!();
-    },
-  });
 }
 
 /**

@@ -4,11 +4,12 @@
 // costs more than routing and rendering a small page. NodeRequest answers
 // `method`, `url` and `headers.get()` straight from the IncomingMessage, hands
 // the mux the raw target so it parses no URL, and builds the real Request
-// only when something asks for the body, the signal or another member.
-// It passes `instanceof Request`.
+// only when something asks for the body or another member (lazy-inherit.ts
+// forwards those). It passes `instanceof Request`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../errors.ts';
+import { lazyInherit } from '../mux/lazy-inherit.ts';
 import { kTarget, parseTarget, type RequestTarget } from '../mux/request.ts';
 import { abortKey, readBody, readFormData, readJson } from '../http/request-body.ts';
 
@@ -67,6 +68,32 @@ class NodeRequest {
     return abortController(this).signal;
   }
 
+  // Body reads answer 4xx for bodies that cannot be parsed (request-body.ts).
+  arrayBuffer(): Promise<ArrayBuffer> {
+    return readBody(() => real(this).arrayBuffer());
+  }
+
+  blob(): Promise<Blob> {
+    return readBody(() => real(this).blob());
+  }
+
+  bytes(): Promise<Uint8Array> {
+    // Missing from the DOM library types we compile with (not from Node 20+ or Bun).
+    return readBody(() => (real(this) as Request & { bytes(): Promise<Uint8Array> }).bytes());
+  }
+
+  text(): Promise<string> {
+    return readBody(() => real(this).text());
+  }
+
+  formData(): Promise<FormData> {
+    return readFormData(this as unknown as Request, () => real(this).formData());
+  }
+
+  json(): Promise<unknown> {
+    return readJson(() => real(this).json());
+  }
+
   // A page timeout: the signal aborts, and a body being read (or read later)
   // fails with the reason. The rest of the body is not read, so the answer
   // closes the connection.
@@ -84,7 +111,8 @@ class NodeRequest {
     }
   }
 }
-Object.setPrototypeOf(NodeRequest.prototype, Request.prototype);
+// Every other member of Request (body, clone, cache, …) reads the real one, made on first use.
+lazyInherit(NodeRequest, Request, real);
 
 function splitOriginForm(host: string, raw: string): RequestTarget {
   const q = raw.indexOf('?');
@@ -125,51 +153,6 @@ function real(req: NodeRequest): Request {
   }
   return req[kReal];
 }
-
-for (const key of [
-  'body',
-  'bodyUsed',
-  'cache',
-  'credentials',
-  'destination',
-  'duplex',
-  'integrity',
-  'keepalive',
-  'mode',
-  'redirect',
-  'referrer',
-  'referrerPolicy',
-] as const) {
-  Object.defineProperty(NodeRequest.prototype, key, {
-    get(this: NodeRequest) {
-      return (real(this) as unknown as Record<string, unknown>)[key];
-    },
-  });
-}
-// Body reads answer 4xx for bodies that cannot be parsed (request-body.ts).
-for (const key of ['arrayBuffer', 'blob', 'bytes', 'text'] as const) {
-  Object.defineProperty(NodeRequest.prototype, key, {
-    value(this: NodeRequest) {
-      const r = real(this) as unknown as Record<string, () => Promise<unknown>>;
-      return readBody(() => r[key]!());
-    },
-  });
-}
-Object.defineProperty(NodeRequest.prototype, 'formData', {
-  value(this: NodeRequest) {
-    return readFormData(this as unknown as Request, () => real(this).formData());
-  },
-});
-Object.defineProperty(NodeRequest.prototype, 'json', {
-  value(this: NodeRequest) {
-    return readJson(() => real(this).json());
-  },
-});
-Object.defineProperty(NodeRequest.prototype, 'clone', {
-  value(this: NodeRequest) {
-    return real(this).clone();
-  },
-});
 
 /**
  * The body of an IncomingMessage as a stream that fails with HttpError(413)
@@ -248,21 +231,8 @@ class NodeHeaders {
     return (this.#real ??= new Headers(rawHeaderPairs(this.#incoming)));
   }
 }
-Object.setPrototypeOf(NodeHeaders.prototype, Headers.prototype);
-
-for (const key of ['append', 'delete', 'set', 'forEach', 'entries', 'keys', 'values', 'getSetCookie'] as const) {
-  Object.defineProperty(NodeHeaders.prototype, key, {
-    value(this: NodeHeaders, ...args: unknown[]) {
-      const h = this.toHeaders() as unknown as Record<string, (...a: unknown[]) => unknown>;
-      return h[key]!(...args);
-    },
-  });
-}
-Object.defineProperty(NodeHeaders.prototype, Symbol.iterator, {
-  value(this: NodeHeaders) {
-    return this.toHeaders()[Symbol.iterator]();
-  },
-});
+// Iteration and mutation (entries, set, Symbol.iterator, …) work on the real copy.
+lazyInherit(NodeHeaders, Headers, (h) => h.toHeaders());
 
 /**
  * A Request for an IncomingMessage, built lazily (see above); its signal
