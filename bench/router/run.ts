@@ -25,13 +25,22 @@ import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
 import { ServeMux, type HandlerMatch, type PageRequest } from '../../core/index.ts';
 import type { Handler } from '../../core/mux/request.ts';
-import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report.ts';
+import { environment, runMain, setting } from '../lib/main.ts';
+import { timeOps, type Timed } from '../lib/micro.ts';
+import {
+  fail,
+  formatInt,
+  formatRatio,
+  formatSpread,
+  median,
+  medianRatio,
+  printTable,
+  roundRatios,
+} from '../lib/report.ts';
 import { targetRequest } from './request.ts';
 import { misses, routes, samplePath, sampleValue, splitRoute, toFindMyWay, toHono, wildcards } from './routes.ts';
 
-const ROUNDS = 25;
-const ROUND_MS = 50;
-const WARMUP_MS = 1000;
+const TIMING = { rounds: setting('ROUNDS', 25), roundMs: 50, warmupMs: 1000 };
 const HOST = 'api.github.com';
 
 /** One request of the request set, with the answer every router must give. */
@@ -50,7 +59,7 @@ interface Answer {
 }
 
 /** A router under test: `answer` is for the check, `run` is what gets timed. */
-interface Contender {
+interface Contender extends Timed {
   name: string;
   answer(c: Case): Answer;
   /** Matches every request `reps` times; returns a checksum so nothing is optimised away. */
@@ -271,60 +280,24 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** How many reps of `run` take about `ms` now (doubling from 1 until one try takes 20 ms or more). */
-function repsFor(k: Contender, ms: number): number {
-  for (let n = 1; ; n *= 2) {
-    const t0 = performance.now();
-    k.run(n);
-    const took = performance.now() - t0;
-    if (took >= 20) return Math.max(1, Math.round((n * ms) / took));
-  }
-}
-
-/**
- * Times the contenders in interleaved rounds: each round runs every contender
- * once, starting from a different one each round, for about ROUND_MS each.
- * Returns ops/s per round for each contender.
- */
-function measure(contenders: readonly Contender[], opsPerRep: number): number[][] {
-  // Warm up, round-robin, WARMUP_MS per contender: some routers take a few
-  // hundred ms of matching to reach their steady speed. Then size each
-  // contender's reps so a round takes about ROUND_MS.
-  let reps = contenders.map((k) => repsFor(k, ROUND_MS));
-  for (let w = 0; w < WARMUP_MS / ROUND_MS; w++) contenders.forEach((k, i) => k.run(reps[i]!));
-  reps = contenders.map((k) => repsFor(k, ROUND_MS));
-  const results: number[][] = contenders.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let j = 0; j < contenders.length; j++) {
-      const k = (round + j) % contenders.length;
-      const t0 = process.hrtime.bigint();
-      const sum = contenders[k]!.run(reps[k]!);
-      const ns = Number(process.hrtime.bigint() - t0);
-      if (Number.isNaN(sum)) fail('checksum');
-      results[k]!.push((reps[k]! * opsPerRep) / (ns / 1e9));
+async function report(title: string, contenders: readonly Contender[], cases: readonly Case[]): Promise<void> {
+  const baseline = 'find-my-way';
+  const perRound = await timeOps(contenders, { ...TIMING, opsPerRep: cases.length });
+  if (process.env.BENCH_DEBUG) {
+    for (const [i, k] of contenders.entries()) {
+      console.log(k.name, perRound[i]!.map((x) => Math.round(x / 1000)).join(' '));
     }
   }
-  return results;
-}
-
-function report(title: string, contenders: readonly Contender[], cases: readonly Case[]): void {
-  const baseline = 'find-my-way';
-  const perRound = measure(contenders, cases.length);
-  if (process.env.BENCH_DEBUG)
-    for (const [i, k] of contenders.entries())
-      console.log(k.name, perRound[i]!.map((x) => Math.round(x / 1000)).join(' '));
   const base = perRound[contenders.findIndex((k) => k.name === baseline)]!;
-  // The machine's speed drifts between rounds; a ratio within one round does not.
-  const ratios = perRound.map((xs) => xs.map((x, r) => x / base[r]!));
   console.log(`\n${title}`);
   printTable(
     ['router', 'median ops/s', 'spread', `vs ${baseline}`, 'spread'],
     contenders.map((k, i) => [
       k.name,
       formatInt(median(perRound[i]!)),
-      `±${spreadPercent(perRound[i]!).toFixed(1)}%`,
-      formatRatio(median(ratios[i]!)),
-      `±${spreadPercent(ratios[i]!).toFixed(1)}%`,
+      formatSpread(perRound[i]!),
+      formatRatio(medianRatio(perRound[i]!, base)),
+      formatSpread(roundRatios(perRound[i]!, base)),
     ]),
   );
 }
@@ -333,7 +306,7 @@ function report(title: string, contenders: readonly Contender[], cases: readonly
 // (inline caches warmed on other instances or request sets) does not leak
 // into the next table: an app has one router.
 const tables = {
-  full(): void {
+  async full(): Promise<void> {
     const all = routes.map((_, i) => i);
     const cases = casesFor(all);
     const missCount = cases.filter((c) => c.route < 0).length;
@@ -344,17 +317,21 @@ const tables = {
       `check: ${cases.length} requests (${routes.length} routes, ${missCount} misses) give the same route and ` +
         `path values in every router. Hono's SmartRouter picked: ${smart.name}.`,
     );
-    report(`All ${routes.length} routes, ${cases.length} requests (${missCount} misses)`, contenders, cases);
+    await report(`All ${routes.length} routes, ${cases.length} requests (${missCount} misses)`, contenders, cases);
   },
-  misses(): void {
+  async misses(): Promise<void> {
     const all = routes.map((_, i) => i);
     const cases = casesFor(all).filter((c) => c.route < 0);
     const smart = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
     const contenders = [...serveMux(all, cases), findMyWay(all, cases), hono('hono SmartRouter', smart, all, cases)];
     check(contenders, cases);
-    report(`Misses only: the ${cases.length} requests that match no route (ServeMux: 404 or 405)`, contenders, cases);
+    await report(
+      `Misses only: the ${cases.length} requests that match no route (ServeMux: 404 or 405)`,
+      contenders,
+      cases,
+    );
   },
-  regexp(): void {
+  async regexp(): Promise<void> {
     const { kept, refused } = regExpRouterSubset();
     const cases = casesFor(kept);
     const contenders = [
@@ -367,20 +344,21 @@ const tables = {
       `check: RegExpRouter refuses ${refused.length} of the ${routes.length} routes (first: ${refused[0]}); ` +
         `on the other ${kept.length} (${cases.length} requests) all routers agree.`,
     );
-    report(`The ${kept.length} routes RegExpRouter accepts, ${cases.length} requests`, contenders, cases);
+    await report(`The ${kept.length} routes RegExpRouter accepts, ${cases.length} requests`, contenders, cases);
   },
 };
 
-function main(): void {
+async function main(): Promise<void> {
   const table = process.argv.find((a) => a.startsWith('--table='))?.slice('--table='.length);
   if (table !== undefined) {
     if (!(table in tables)) throw new Error(`unknown table ${table}; one of ${Object.keys(tables).join(', ')}`);
-    tables[table as keyof typeof tables]();
+    await tables[table as keyof typeof tables]();
     return;
   }
   console.log(`bench/router: ${environment()}`);
   console.log(
-    `${WARMUP_MS} ms warm-up, then ${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per router, one process per table; ` +
+    `${TIMING.warmupMs} ms warm-up, then ${TIMING.rounds} interleaved rounds of ~${TIMING.roundMs} ms per router, ` +
+      'one process per table; ' +
       `median ops/s (one op = one match) and median of the per-round ratios; spread = half the interquartile range.`,
   );
   for (const name of Object.keys(tables)) {
@@ -389,10 +367,9 @@ function main(): void {
       timeout: 120_000,
     });
     if (r.status !== 0) {
-      console.error(`bench/router: table ${name} failed (${r.error?.message ?? r.signal ?? `exit ${r.status}`})`);
-      process.exit(1);
+      throw new Error(`bench/router: table ${name} failed (${r.error?.message ?? r.signal ?? `exit ${r.status}`})`);
     }
   }
 }
 
-main();
+runMain(main);
