@@ -58,7 +58,12 @@ runServers('bench/soak', (WARMUP_SECONDS + SOAK_SECONDS + 120) * 1000, async () 
   const home = (await send(s.port, { path: '/' })).body.toString();
   const cssUrl = /href="(\/static\/app\.[0-9a-f]{8}\.css)"/.exec(home)?.[1];
   if (!cssUrl) fail('the home page links no fingerprinted app.css');
-  const steps = buildMix({ taskList: s.info.taskList!, activityList: s.info.activityList!, cssUrl });
+  const steps = buildMix({
+    taskList: s.info.taskList!,
+    addForm: s.info.addForm!,
+    activityList: s.info.activityList!,
+    cssUrl,
+  });
   await check(s, steps);
 
   console.log(
