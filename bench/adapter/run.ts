@@ -1,20 +1,12 @@
-// End-to-end HTTP throughput on node:http for GET /hello/{name} answering
-// ~2 KB of HTML: raw node:http, pagetree (LiteResponse and real Response),
-// and Hono on @hono/node-server.
+// HTTP throughput on node:http for GET /hello/{name} answering ~2 KB of HTML: raw node:http, pagetree (a
+// LiteResponse, a real Response) and Hono on @hono/node-server, each a child process (server.ts). The servers must
+// first send the same status, content-type and body bytes; lib/server-bench.ts then times them in interleaved rounds,
+// ratios to raw node:http.
 //
-//   npm run bench:adapter
-//
-// Each server runs in its own child process (`node --import tsx
-// bench/adapter/server.ts <kind>`) on 127.0.0.1, pinned to core 0 when
-// `taskset` exists; autocannon runs in this process, pinned to core 1. The
-// servers must first give the same status, content-type and bytes of body
-// (nothing is timed otherwise). Then, after a warm-up, the servers take turns
-// in rounds (round-robin, a different one first each round), and the table
-// gives the median req/s and the server's CPU time per request, with ratios
-// to raw node:http from the same run.
+//   npm run bench:adapter        (ROUNDS=3 npm run bench:adapter for a quick look)
 
 import { fail, printTable } from '../lib/report.ts';
-import { runBench } from '../lib/rounds.ts';
+import { runBench } from '../lib/server-bench.ts';
 import { framing, send, type Server } from '../lib/servers.ts';
 import { contentType, helloPage, helloPath } from './page.ts';
 import { kinds, type Kind } from './server.ts';
@@ -34,7 +26,6 @@ async function check(servers: readonly Server<Kind>[]): Promise<void> {
   printTable(['server', 'status', 'content-type', 'body', 'framing'], rows);
 }
 
-// Overridable from the environment, e.g. ROUNDS=3 npm run bench:adapter for a quick look.
 runBench({
   name: 'bench/adapter',
   serverScript: 'bench/adapter/server.ts',

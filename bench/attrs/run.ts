@@ -18,16 +18,17 @@
 // e2e pages byte-identical, the edit form with the same text and the same
 // attribute values once each runtime's escaping is undone (kitajs's `&#34;`;
 // pagetree's `&amp;` and `&#34;`), and pagetree's bytes equal to the pre-escape
-// design's. Interleaved rounds, medians; each ratio is the median of the
-// per-round ratios, so the machine drifting between rounds cancels out.
+// design's. Interleaved rounds (lib/micro.ts), medians; each ratio is the median
+// of the per-round ratios to kitajs on the same page.
 
-import { environment, fail, formatRatio, median, printTable } from '../lib/report.ts';
+import { environment, runMain, setting } from '../lib/main.ts';
+import { repeat, timeOps } from '../lib/micro.ts';
+import { fail, formatRatio, median, medianRatio, printTable } from '../lib/report.ts';
 
 type ListModule = typeof import('../e2e/page.tsx');
 type EditModule = typeof import('./edit-page.tsx');
 
-const ROUNDS = Number(process.env.ROUNDS ?? 21);
-const ROUND_MS = 150;
+const TIMING = { rounds: setting('ROUNDS', 21), roundMs: 150, warmupMs: 150 };
 const RUNTIMES = ['kitajs', 'pagetree', 'kitajs + pre-escape'] as const;
 type Runtime = (typeof RUNTIMES)[number];
 
@@ -64,19 +65,7 @@ function sameMeaning(kitajs: string, pagetree: string): boolean {
   return withoutValues(kitajs) === withoutValues(pagetree) && a.length > 0 && a.join('\n') === b.join('\n');
 }
 
-function rendersPerSecond(render: () => string): number {
-  let n = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < ROUND_MS) {
-    for (let i = 0; i < 100; i++) render();
-    n += 100;
-    now = performance.now();
-  }
-  return (n / (now - start)) * 1000;
-}
-
-function main(): void {
+async function main(): Promise<void> {
   const listPath = require.resolve('../e2e/page');
   const editPath = require.resolve('./edit-page');
   const pages: { name: string; byRuntime: Record<Runtime, () => string>; identical: boolean }[] = [];
@@ -108,22 +97,24 @@ function main(): void {
   }
 
   const contenders = pages.flatMap((p) => RUNTIMES.map((r) => ({ page: p.name, runtime: r, render: p.byRuntime[r] })));
-  for (const c of contenders) rendersPerSecond(c.render); // warm up
-  const results = contenders.map(() => [] as number[]);
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = contenders.map((_, i) => i);
-    if (round % 2 === 1) order.reverse();
-    for (const i of order) results[i]!.push(rendersPerSecond(contenders[i]!.render));
-  }
+  const ops = await timeOps(
+    contenders.map((c) => ({ run: repeat(c.render) })),
+    TIMING,
+  );
 
-  console.log(`bench/attrs: ${environment()}; ${ROUNDS} interleaved rounds of ${ROUND_MS} ms, medians`);
-  // The ratio: the median over rounds of the time against kitajs's on the same page in the same round.
+  console.log(`bench/attrs: ${environment()}; ${TIMING.rounds} interleaved rounds of ${TIMING.roundMs} ms, medians`);
+  // Time against kitajs's on the same page: the ratio of ops/s the other way round.
   const rows = contenders.map((c, i) => {
-    const kitajs = results[i - RUNTIMES.indexOf(c.runtime)]!;
-    const ratio = median(results[i]!.map((ops, round) => kitajs[round]! / ops));
-    return [c.page, c.runtime, String(c.render().length), (1e6 / median(results[i]!)).toFixed(2), formatRatio(ratio)];
+    const kitajs = ops[i - RUNTIMES.indexOf(c.runtime)]!;
+    return [
+      c.page,
+      c.runtime,
+      String(c.render().length),
+      (1e6 / median(ops[i]!)).toFixed(2),
+      formatRatio(medianRatio(kitajs, ops[i]!)),
+    ];
   });
   printTable(['page', 'runtime', 'bytes', 'µs per page', 'time vs kitajs'], rows);
 }
 
-main();
+runMain(main);

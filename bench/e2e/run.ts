@@ -1,19 +1,12 @@
-// End to end on node:http: a 20-item page and its htmx partial, served by raw
-// node:http, Fastify 5, Hono 4 and pagetree's page pipeline.
+// End to end on node:http: a 20-item page and its htmx partial, served by raw node:http, Fastify 5, Hono 4 and
+// pagetree's page pipeline, each a child process (server.tsx). Every server must first answer both with the same
+// status, content-type, vary and body bytes; lib/server-bench.ts then times them in interleaved rounds (the full page,
+// then the partial, in each), ratios to raw node:http; then pagetree's goals against each peer.
 //
-//   npm run bench:e2e
-//
-// Each server is a child process (`node --import tsx bench/e2e/server.tsx
-// <kind>`) on 127.0.0.1, pinned to core 0 when `taskset` exists; autocannon
-// runs in this process, pinned to core 1. First every server must answer the
-// full page and the partial with the same status, content-type and bytes
-// (nothing is timed otherwise). Then, after a warm-up, rounds: in each, for the
-// full page and then the partial, the servers take turns (round-robin, a
-// different one first each round). The tables give medians of the rounds and
-// the medians of the per-round ratios to raw node:http; then the goals.
+//   npm run bench:e2e            (ROUNDS=3 npm run bench:e2e for a quick look)
 
 import { fail, formatRatio, printTable } from '../lib/report.ts';
-import { ratioOf, runBench, type LoadCase, type Results } from '../lib/rounds.ts';
+import { ratioOf, runBench, type LoadCase, type Results } from '../lib/server-bench.ts';
 import { framing, send, type Server } from '../lib/servers.ts';
 import { contentType, fullPage, listPath, loadList, partialHeaders, partialPage, vary, LIST_ID } from './page.tsx';
 import { kinds, type Kind } from './server.tsx';
@@ -99,7 +92,6 @@ function printGoals(servers: readonly Server<Kind>[], results: Results): void {
   printTable(['goal', 'variant', 'req/s ratio', 'by req/s', 'req per CPU-s ratio', 'by CPU/req'], rows);
 }
 
-// Overridable from the environment, e.g. ROUNDS=3 npm run bench:e2e for a quick look.
 runBench(
   { name: 'bench/e2e', serverScript: 'bench/e2e/server.tsx', kinds, cases: variants, check, rounds: 10 },
   printGoals,

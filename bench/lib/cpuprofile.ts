@@ -1,11 +1,15 @@
-// Sums a `node --cpu-prof` profile: self time by function and by file, and
-// the inclusive time of chosen functions, to read next to a benchmark's table.
+// CPU profiles for the profile scripts: `profileLoop` profiles a function in this process (the V8 profiler over
+// node:inspector, what `node --cpu-prof` runs), and `printProfile` sums any profile up, a server's too
+// (servers.ts's profileDir): self time by file and by function, and the inclusive time of the functions under a
+// folder, as shares of the busy time.
 //
+//   tsx bench/router/hits-profile.ts              → bench/.profile/router-hits.cpuprofile, then its tables
 //   tsx bench/lib/cpuprofile.ts <file.cpuprofile> [top=25] [--under=core/]
 
-import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
-import { printTable } from './report.ts';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { join, relative, resolve } from 'node:path';
+import { formatInt, printTable } from './report.ts';
 
 interface ProfileNode {
   id: number;
@@ -78,12 +82,13 @@ function top(m: Map<string, number>, total: number, n: number, filter: (k: strin
     .map(([k, t]) => [k, `${(t / 1000).toFixed(0)} ms`, `${((t / total) * 100).toFixed(1)}%`]);
 }
 
-function main(): void {
-  const [file, n = '25', ...rest] = process.argv.slice(2);
-  if (!file) throw new Error('usage: tsx bench/lib/cpuprofile.ts <file.cpuprofile> [top] [--under=core/]');
-  const under = rest.find((a) => a.startsWith('--under='))?.slice('--under='.length) ?? 'core/';
+/**
+ * Prints a profile's busy and idle time and three tables of the `count` largest: self time by file, by function,
+ * and the inclusive time of the functions in files under `under`.
+ * @example printProfile('bench/.profile/router-hits.cpuprofile', 30)
+ */
+export function printProfile(file: string, count = 25, under = 'core/'): void {
   const { total, idle, selfByFn, selfByFile, inclusive } = summarize(JSON.parse(readFileSync(file, 'utf8')) as Profile);
-  const count = Number(n);
   console.log(`${file}: ${(total / 1000).toFixed(0)} ms busy (shares below), ${(idle / 1000).toFixed(0)} ms idle`);
   console.log('\nself time by file');
   printTable(
@@ -102,4 +107,36 @@ function main(): void {
   );
 }
 
-if (require.main === module) main();
+/**
+ * Runs `pass` again and again for `seconds` under the CPU profiler, prints the rate (each pass returns how many
+ * operations it did), writes the profile to bench/.profile/<name>.cpuprofile (build/bench/… when compiled) and
+ * prints its tables.
+ * @example await profileLoop('urlfor', 'urlFor', () => { for (let i = 0; i < 1000; i++) tree.urlFor(UserPage, { userId: 7 }); return 1000; })
+ */
+export async function profileLoop(name: string, unit: string, pass: () => number, seconds = 3): Promise<void> {
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((res, rej) => session.post(method, (err, result) => (err ? rej(err) : res(result))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  let n = 0;
+  const start = performance.now();
+  while (performance.now() - start < seconds * 1000) n += pass();
+  const elapsed = (performance.now() - start) / 1000;
+  const { profile } = (await post('Profiler.stop')) as { profile: Profile };
+  session.disconnect();
+  const dir = join(ROOT, 'bench', '.profile');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${name}.cpuprofile`);
+  writeFileSync(file, JSON.stringify(profile));
+  console.log(`${name}: ${formatInt(n / elapsed)} ${unit}/s with the profiler on`);
+  printProfile(file);
+}
+
+if (require.main === module) {
+  const [file, n = '25', ...rest] = process.argv.slice(2);
+  if (!file) throw new Error('usage: tsx bench/lib/cpuprofile.ts <file.cpuprofile> [top] [--under=core/]');
+  const under = rest.find((a) => a.startsWith('--under='))?.slice('--under='.length);
+  printProfile(file, Number(n), under);
+}

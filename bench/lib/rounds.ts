@@ -1,138 +1,30 @@
-// The harness of the server benchmarks (bench/adapter, bench/e2e): servers in child processes pinned to core 0,
-// the load generator here on core 1, a check that every server gives the same answer, a warm-up, then
-// interleaved rounds and a table of medians with per-round ratios to the first server.
+// Interleaved rounds, the one schedule every benchmark times by: in each round every contender runs once, and the
+// first to run moves by one each round, so a machine that speeds up or slows down during the run weighs on all alike
+// (and the ratios of one round, report.ts's medianRatio, cancel it out).
 //
-//   rounds:  round 1: A B C   round 2: B C A   round 3: C A B …   (each server's turn moves, so drift cancels)
-//   table:   server | req/s | spread | vs A | server CPU/req | spread | vs A | server busy | load busy
-
-import { loadRound, type Round } from './load.ts';
-import { environment, formatInt, formatRatio, median, printTable, spreadPercent } from './report.ts';
-import { pinLoad, setting, startDeadline, startServer, stopAll, type Server } from './servers.ts';
-
-/** One kind of request every server answers in each round (a page, its partial). */
-export interface LoadCase {
-  name: string;
-  path: string;
-  headers?: Record<string, string>;
-}
-
-/** A benchmark run: who serves, what is asked, and the check that must pass before anything is timed. */
-export interface Bench<TKind extends string> {
-  /** e.g. "bench/e2e": printed, and the deadline's name. */
-  name: string;
-  /** The server script, started once per kind (`node --import tsx <script> <kind>`). */
-  serverScript: string;
-  kinds: readonly TKind[];
-  cases: readonly LoadCase[];
-  /** Fails the run unless every server answers every case alike. */
-  check(servers: readonly Server<TKind>[]): Promise<void>;
-  /** Defaults, overridable from the environment (ROUNDS, ROUND_SECONDS, WARMUP_SECONDS). */
-  rounds: number;
-  roundSeconds?: number;
-  warmupSeconds?: number;
-}
-
-const CONNECTIONS = 32;
-/** Past this a run gives up, kills its servers and exits non-zero. */
-const DEADLINE_MS = 6 * 60_000;
-
-/** Per case, per server (in `kinds` order), the rounds measured. */
-export type Results = Map<LoadCase, Round[][]>;
+//   round 0: A B C   round 1: B C A   round 2: C A B   …
 
 /**
- * Runs a benchmark: starts the servers, checks them, warms them up, loads them in interleaved rounds, prints a
- * table per case and hands the results to `report` (for goals); stops the servers however it ends.
- * @example runBench({ name: 'bench/adapter', serverScript: 'bench/adapter/server.ts', kinds, cases, check, rounds: 12 })
+ * The order of `n` contenders in `round` (from 0): rotated by one each round.
+ * @example rotation(3, 1) // → [1, 2, 0]
  */
-export function runBench<TKind extends string>(
-  bench: Bench<TKind>,
-  report?: (servers: readonly Server<TKind>[], results: Results) => void,
-): void {
-  main(bench, report)
-    .catch((err: unknown) => {
-      console.error(err);
-      process.exitCode = 1;
-    })
-    .finally(stopAll);
+export function rotation(n: number, round: number): number[] {
+  return Array.from({ length: n }, (_, j) => (round + j) % n);
 }
 
-async function main<TKind extends string>(
-  bench: Bench<TKind>,
-  report?: (servers: readonly Server<TKind>[], results: Results) => void,
-): Promise<void> {
-  const rounds = setting('ROUNDS', bench.rounds);
-  const roundSeconds = setting('ROUND_SECONDS', bench.roundSeconds ?? 2);
-  const warmupSeconds = setting('WARMUP_SECONDS', bench.warmupSeconds ?? 2);
-  startDeadline(DEADLINE_MS, bench.name);
-  console.log(`${bench.name}: ${environment()}`); // before pinning, which makes nproc 1
-  const pin = pinLoad();
-  console.log(
-    `autocannon: ${CONNECTIONS} connections, no pipelining; warm-up ${warmupSeconds} s per server and case, ` +
-      `then ${rounds} rounds × ${roundSeconds} s per server and case, round-robin.`,
-  );
-
-  const servers: Server<TKind>[] = [];
-  for (const kind of bench.kinds) servers.push(await startServer(bench.serverScript, kind, { pin }));
-  await bench.check(servers);
-
-  const load = (s: Server<TKind>, c: LoadCase, seconds: number) =>
-    loadRound(s, { path: c.path, headers: c.headers, seconds, connections: CONNECTIONS });
-  for (const c of bench.cases) for (const s of servers) await load(s, c, warmupSeconds);
-  const results: Results = new Map(bench.cases.map((c) => [c, servers.map(() => [])]));
+/**
+ * Runs `measure` for every contender in every round, in `rotation` order; returns, per contender in the order given,
+ * what its rounds measured.
+ * @example await interleave(['a', 'b'], 3, (c) => time(c)) // → [[a0, a1, a2], [b0, b1, b2]]
+ */
+export async function interleave<TContender, TResult>(
+  contenders: readonly TContender[],
+  rounds: number,
+  measure: (contender: TContender, index: number, round: number) => TResult | Promise<TResult>,
+): Promise<TResult[][]> {
+  const results: TResult[][] = contenders.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const c of bench.cases) {
-      for (let j = 0; j < servers.length; j++) {
-        const k = (round + j) % servers.length;
-        const r = await load(servers[k]!, c, roundSeconds);
-        results.get(c)![k]!.push(r);
-        process.stderr.write(
-          `  round ${round + 1}/${rounds} ${c.name} ${servers[k]!.kind}: ${formatInt(r.rps)} req/s, ` +
-            `${r.cpuPerReq.toFixed(1)} µs CPU/req\n`,
-        );
-      }
-    }
+    for (const i of rotation(contenders.length, round)) results[i]!.push(await measure(contenders[i]!, i, round));
   }
-  for (const c of bench.cases) printRounds(`${c.name}: GET ${c.path}`, servers, results.get(c)!);
-  report?.(servers, results);
-}
-
-/** Medians of the per-round ratios a/b (the machine's speed drifts between rounds). */
-export function ratioOf(a: readonly Round[], b: readonly Round[], f: (r: Round) => number): number {
-  return median(a.map((r, i) => f(r) / f(b[i]!)));
-}
-
-// One case's table: medians of the rounds, ratios to the first server.
-function printRounds(title: string, servers: readonly Server[], rounds: readonly Round[][]): void {
-  const base = rounds[0]!;
-  const first = servers[0]!.kind;
-  console.log(
-    `\n${title}: medians of ${base.length} rounds (ratios: median of the per-round ratios; spread: half the IQR)`,
-  );
-  printTable(
-    [
-      'server',
-      'req/s',
-      'spread',
-      `vs ${first}`,
-      'server CPU/req',
-      'spread',
-      `vs ${first}`,
-      'server busy',
-      'autocannon busy',
-    ],
-    servers.map((s, k) => {
-      const rs = rounds[k]!;
-      return [
-        s.kind,
-        formatInt(median(rs.map((r) => r.rps))),
-        `±${spreadPercent(rs.map((r) => r.rps)).toFixed(1)}%`,
-        formatRatio(ratioOf(rs, base, (r) => r.rps)),
-        `${median(rs.map((r) => r.cpuPerReq)).toFixed(1)} µs`,
-        `±${spreadPercent(rs.map((r) => r.cpuPerReq)).toFixed(1)}%`,
-        formatRatio(ratioOf(rs, base, (r) => r.cpuPerReq)),
-        `${median(rs.map((r) => r.serverBusy)).toFixed(0)}%`,
-        `${median(rs.map((r) => r.loadBusy)).toFixed(0)}%`,
-      ];
-    }),
-  );
+  return results;
 }

@@ -1,13 +1,17 @@
-// The parent side of the HTTP benchmarks: server child processes pinned to
-// core 0 (the load generator, this process, to core 1), their CPU time and
-// memory over IPC (bench/lib/child.ts), plain requests for the checks, and
-// time limits on all of it.
+// The parent side of the HTTP benchmarks: server child processes pinned to core 0 (the load generator, this
+// process, to core 1), their CPU time and memory over IPC (bench/lib/child.ts), plain requests for the checks, their
+// CPU profiles, and time limits on all of it.
+//
+//   runServers('bench/sse', 60_000, async () => { const s = await startServer('bench/sse/server.tsx', 'sse', …) })
+//   → node --import tsx bench/sse/server.tsx sse   (or build/bench/sse/server.js when this runs compiled)
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { ChildMessage, MemoryReport, ParentMessage } from './child.ts';
+import { runMain } from './main.ts';
 
 /** Every server binds this address only. */
 export const HOST = '127.0.0.1';
@@ -21,39 +25,21 @@ export interface Server<TKind extends string = string> {
   port: number;
   /** What the child sent with its port. */
   info: Record<string, string>;
+  /** Where it writes its CPU profiles when it exits, when it was started with one (`mainThreadProfile` finds it). */
+  profileDir?: string;
 }
 
 const children: ChildProcess[] = [];
 
 /**
- * An integer setting from the environment, within bounds.
- * @example setting('ROUNDS', 10, 1, 60) // → 10, or $ROUNDS
- */
-export function setting(name: string, fallback: number, min = 1, max = 60): number {
-  const v = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(v) || v < min || v > max) {
-    throw new Error(`${name} must be an integer from ${min} to ${max}, not ${process.env[name]}`);
-  }
-  return v;
-}
-
-/** True when `taskset` runs here and there are two cores to split. */
-export function canPin(): boolean {
-  return availableParallelism() >= 2 && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
-}
-
-/** Pins this process (every thread) to core 1. */
-export function pinSelf(): void {
-  spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
-}
-
-/**
- * Pins this process (the load generator) to core 1 when it can, says where things run, and returns whether the
- * servers should be pinned (to core 0). Call it after printing `environment()`, which pinning would change.
+ * Pins this process (the load generator, every thread) to core 1 when `taskset` runs here and there are two cores,
+ * says where things run, and returns whether the servers should be pinned (to core 0). Call it after printing
+ * `environment()`, which pinning would change.
+ * @example const pin = pinLoad(); await startServer(script, kind, { pin })
  */
 export function pinLoad(): boolean {
-  const pin = canPin();
-  if (pin) pinSelf();
+  const pin = availableParallelism() >= 2 && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
+  if (pin) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   console.log(
     pin
       ? 'servers pinned to core 0 (taskset -c 0), autocannon (this process) to core 1.'
@@ -62,22 +48,29 @@ export function pinLoad(): boolean {
   return pin;
 }
 
-/** Gives up after `ms` whatever happens: kills the servers and exits non-zero. */
-export function startDeadline(ms: number, name: string): void {
+/**
+ * Runs the main of a benchmark with servers: gives up after `deadlineMs` whatever happens (the servers killed, exit
+ * code 1), prints any error with exit code 1, and stops the servers however it ends.
+ * @example runServers('bench/soak', 180_000, main)
+ */
+export function runServers(name: string, deadlineMs: number, main: () => Promise<void>): void {
   setTimeout(() => {
-    console.error(`${name}: still running after ${ms / 1000} s, giving up`);
+    console.error(`${name}: still running after ${deadlineMs / 1000} s, giving up`);
     for (const c of children) c.kill('SIGTERM');
     process.exit(1);
-  }, ms).unref();
+  }, deadlineMs).unref();
+  runMain(main, stopAll);
 }
 
-/** Stops the servers: closing the IPC channel makes them exit; SIGTERM for any still there 2 s later. */
-export function stopAll(): void {
-  for (const c of children) {
-    if (c.exitCode !== null || c.signalCode !== null) continue;
+/** Stops the servers and waits for them to exit: closing the IPC channel makes them exit; SIGTERM 2 s later. */
+export async function stopAll(): Promise<void> {
+  const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
+  const exited = running.map((c) => new Promise((r) => c.once('exit', r)));
+  for (const c of running) {
     if (c.connected) c.disconnect();
     setTimeout(() => c.exitCode === null && c.signalCode === null && c.kill('SIGTERM'), 2000).unref();
   }
+  await Promise.all(exited);
 }
 
 /** Rejects with "timed out after … : what" unless `p` settles within `ms`. */
@@ -114,14 +107,25 @@ function nextMessage<K extends string>(child: ChildProcess, key: K): Promise<Mes
   });
 }
 
-// BENCH_CPU_PROF=<dir>: every server writes `node --cpu-prof` profiles when it exits, into
-// <dir>/<benchmark>-<server>/, one per thread: `CPU.<date>.<time>.<pid>.0.*` is the main
-// thread's (tsx's loader runs in another). Read it with `tsx bench/lib/cpuprofile.ts <file>`.
-function profileArgs(script: string, kind: string): string[] {
-  const dir = process.env.BENCH_CPU_PROF;
-  if (!dir) return [];
-  const name = `${script.split('/').at(-2)}-${kind.replace(/[^A-Za-z0-9]+/g, '-')}`;
-  return ['--cpu-prof', `--cpu-prof-dir=${resolve(dir, name)}`];
+// BENCH_CPU_PROF=<dir> (or the profileDir option): every server writes `node --cpu-prof` profiles when it exits,
+// into <dir>/<benchmark>-<server>/, one per thread (tsx's loader runs in another); `mainThreadProfile` finds the main
+// thread's, and `tsx bench/lib/cpuprofile.ts <file>` sums it up.
+function profileDirOf(script: string, kind: string, dir: string | undefined): string | undefined {
+  return dir && resolve(dir, `${script.split('/').at(-2)}-${kind.replace(/[^A-Za-z0-9]+/g, '-')}`);
+}
+
+/**
+ * The newest main-thread profile a server wrote (`CPU.<date>.<time>.<pid>.0.<n>.cpuprofile`), once it has exited.
+ * @example mainThreadProfile(server) // → ".../e2e-pagetree/CPU.20261124.141502.4242.0.001.cpuprofile"
+ */
+export function mainThreadProfile(s: Server): string {
+  if (!s.profileDir) throw new Error(`${s.kind} was started without a profile directory`);
+  const file = readdirSync(s.profileDir)
+    .filter((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f))
+    .sort()
+    .at(-1);
+  if (!file) throw new Error(`no main-thread profile in ${s.profileDir}`);
+  return join(s.profileDir, file);
 }
 
 // Whether this benchmark runs compiled (tsc -p tsconfig.bench.json, node build/bench/…; ROOT is then build/): its servers run
@@ -129,23 +133,34 @@ function profileArgs(script: string, kind: string): string[] {
 // named closure, ~20% of a router match).
 const compiled = __filename.endsWith('.js');
 
+/** How to start a server. */
+export interface StartOptions {
+  /** Under `taskset -c 0` (pinLoad's answer). */
+  pin: boolean;
+  nodeArgs?: string[];
+  /** Write CPU profiles under this directory (default: $BENCH_CPU_PROF, none if unset). */
+  profileDir?: string;
+}
+
 /**
  * Starts `node [nodeArgs] --import tsx <script> <kind>`, or the compiled script from build/ when this benchmark
- * runs compiled (under `taskset -c 0` when `pin`), and waits for its port.
+ * runs compiled, and waits for its port.
  * @example await startServer('bench/e2e/server.tsx', 'fastify', { pin: true })
  */
 export async function startServer<TKind extends string>(
   script: string,
   kind: TKind,
-  options: { pin: boolean; nodeArgs?: string[] },
+  options: StartOptions,
 ): Promise<Server<TKind>> {
   const run = compiled ? [script.replace(/\.tsx?$/, '.js')] : ['--import', 'tsx', script];
-  const node = [process.execPath, ...(options.nodeArgs ?? []), ...profileArgs(script, kind), ...run, kind];
+  const profileDir = profileDirOf(script, kind, options.profileDir ?? process.env.BENCH_CPU_PROF);
+  const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
+  const node = [process.execPath, ...(options.nodeArgs ?? []), ...profile, ...run, kind];
   const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...node] : node;
   const child = spawn(cmd!, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
   const { port, info } = await withTimeout(nextMessage(child, 'port'), 30_000, `starting ${kind}`);
-  return { kind, child, port, info: info ?? {} };
+  return { kind, child, port, info: info ?? {}, profileDir };
 }
 
 function ask(s: Server, msg: ParentMessage): void {

@@ -1,256 +1,37 @@
-// Route-match throughput: pagetree's ServeMux against find-my-way and Hono's
-// routers, on the GitHub REST API table of routes.ts.
+// Route-match throughput: pagetree's ServeMux against find-my-way and Hono's routers (contenders.ts), on the GitHub
+// REST API table of routes.ts.
 //
-//   npm run bench:router              (BENCH_DEBUG=1 also prints every round)
+//   npm run bench:router              (BENCH_DEBUG=1 also prints every round; ROUNDS=5 for a quick look)
 //
-// First it checks, for every request, that each router picks the same route
-// with the same path values (and fails before timing anything if not). Then,
-// after a warm-up, it times the routers in interleaved rounds (round-robin, a
-// different one first each round) and prints the median ops/s and the median
-// of the per-round ratios to find-my-way.
-//
-// Three tables, each in a process of its own:
-// - full: all routes. Hono's RegExpRouter refuses this table (a literal
-//   segment beside a parameter, e.g. /gists/public and /gists/:gist_id, is an
-//   UnsupportedPathError by design), so Hono runs its default router,
+// First every router must pick the same route with the same path values for every request (nothing is timed
+// otherwise); then lib/micro.ts times them in interleaved rounds, and the table gives median ops/s and the median
+// of the per-round ratios to find-my-way. Three tables, each in a process of its own:
+// - full: all routes. Hono's RegExpRouter refuses this table (a literal segment beside a parameter, e.g.
+//   /gists/public and /gists/:gist_id, is an UnsupportedPathError by design), so Hono runs its default router,
 //   SmartRouter, which then settles on its TrieRouter.
 // - misses: only the requests that match no route (for ServeMux, 404 or 405).
 // - regexp: the routes RegExpRouter accepts, for all routers.
 
-import FindMyWay from 'find-my-way';
 import { spawnSync } from 'node:child_process';
-import { UnsupportedPathError, type Result } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { SmartRouter } from 'hono/router/smart-router';
 import { TrieRouter } from 'hono/router/trie-router';
-import { ServeMux, type HandlerMatch, type PageRequest } from '../../core/index.ts';
-import type { Handler } from '../../core/mux/request.ts';
-import { environment, fail, formatInt, formatRatio, median, printTable, spreadPercent } from '../lib/report.ts';
-import { targetRequest } from './request.ts';
-import { misses, routes, samplePath, sampleValue, splitRoute, toFindMyWay, toHono, wildcards } from './routes.ts';
+import { environment, runMain, setting } from '../lib/main.ts';
+import { timeOps } from '../lib/micro.ts';
+import {
+  fail,
+  formatInt,
+  formatRatio,
+  formatSpread,
+  median,
+  medianRatio,
+  printTable,
+  roundRatios,
+} from '../lib/report.ts';
+import { casesFor, findMyWay, hono, regExpRouterSubset, serveMux, type Case, type Contender } from './contenders.ts';
+import { routes } from './routes.ts';
 
-const ROUNDS = 25;
-const ROUND_MS = 50;
-const WARMUP_MS = 1000;
-const HOST = 'api.github.com';
-
-/** One request of the request set, with the answer every router must give. */
-interface Case {
-  method: string;
-  path: string;
-  /** Index in the table of the route that must match, or -1 for none. */
-  route: number;
-  params: Record<string, string>;
-}
-
-/** What a router answered: the route index (-1 for none) and the path values. */
-interface Answer {
-  route: number;
-  params: Record<string, string>;
-}
-
-/** A router under test: `answer` is for the check, `run` is what gets timed. */
-interface Contender {
-  name: string;
-  answer(c: Case): Answer;
-  /** Matches every request `reps` times; returns a checksum so nothing is optimised away. */
-  run(reps: number): number;
-}
-
-function casesFor(table: readonly number[]): Case[] {
-  const cases: Case[] = table.map((i) => {
-    const [method, path] = splitRoute(routes[i]!);
-    const params = Object.fromEntries(wildcards(path).map((w) => [w.name, sampleValue(w)]));
-    return { method, path: samplePath(path), route: i, params };
-  });
-  for (const [method, path] of misses) cases.push({ method, path, route: -1, params: {} });
-  return cases;
-}
-
-function benchRequest(c: Case): Request {
-  return targetRequest(c.method, HOST, c.path);
-}
-
-// Two contenders on one ServeMux:
-// - handler(): the match itself (host, method, cleaned path, precedence, the
-//   404/405/redirect decision); the path values are found but not exposed.
-// - serveHTTP(): the match plus what a handler needs: the path values set on
-//   the request, the handler called (it returns a prebuilt Response), and for
-//   a miss the mux's own 404/405 response.
-function serveMux(table: readonly number[], cases: readonly Case[]): [Contender, Contender] {
-  const mux = new ServeMux();
-  const index = new Map<Handler, number>();
-  const ok = new Response('ok');
-  let seen: Answer | undefined;
-  let capture = false;
-  for (const i of table) {
-    const names = wildcards(splitRoute(routes[i]!)[1]).map((w) => w.name);
-    const h = (req: PageRequest) => {
-      if (capture) seen = { route: i, params: Object.fromEntries(names.map((n) => [n, req.pathValue(n)])) };
-      return ok;
-    };
-    mux.handle(routes[i]!, h, `routes.ts:${i}`);
-    index.set(h, i);
-  }
-  const reqs = cases.map(benchRequest);
-  const viaHandler: Contender = {
-    name: 'ServeMux.handler',
-    answer(c) {
-      const fast = mux.handler(benchRequest(c));
-      const viaReal = mux.handler(new Request(`https://${HOST}${c.path}`, { method: c.method }));
-      // (The mux's own 405 and redirect handlers are made per request: compare those by pattern only.)
-      if (fast.pattern !== viaReal.pattern || (index.get(fast.handler) ?? -1) !== (index.get(viaReal.handler) ?? -1)) {
-        fail(`ServeMux: ${c.method} ${c.path} routes differently with a real Request`);
-      }
-      const route = index.get(fast.handler) ?? -1;
-      if (route >= 0 && fast.pattern !== routes[route]) fail(`ServeMux: pattern ${fast.pattern} for ${routes[route]}`);
-      return { route, params: {} };
-    },
-    run: (reps) => runServeMuxHandler(mux, reqs, reps),
-  };
-  const viaServe: Contender = {
-    name: 'ServeMux.serveHTTP',
-    // The route and path values as the handler sees them.
-    answer(c) {
-      seen = undefined;
-      capture = true;
-      const res = mux.serveHTTP(benchRequest(c));
-      capture = false;
-      if (res instanceof Promise) fail('ServeMux.serveHTTP returned a Promise');
-      if (!seen) {
-        if (res.status !== 404 && res.status !== 405) fail(`ServeMux: ${c.method} ${c.path} → ${res.status}`);
-        return { route: -1, params: {} };
-      }
-      return seen;
-    },
-    run: (reps) => runServeMuxServe(mux, reqs, ok, reps),
-  };
-  return [viaHandler, viaServe];
-}
-
-function runServeMuxHandler(mux: ServeMux, reqs: readonly Request[], reps: number): number {
-  let sum = 0;
-  for (let r = 0; r < reps; r++) {
-    for (let i = 0; i < reqs.length; i++) {
-      const m: HandlerMatch = mux.handler(reqs[i]!);
-      sum += m.pattern.length;
-    }
-  }
-  return sum;
-}
-
-function runServeMuxServe(mux: ServeMux, reqs: readonly Request[], ok: Response, reps: number): number {
-  let sum = 0;
-  for (let r = 0; r < reps; r++) {
-    for (let i = 0; i < reqs.length; i++) {
-      if (mux.serveHTTP(reqs[i]!) === ok) sum++;
-    }
-  }
-  return sum;
-}
-
-function findMyWay(table: readonly number[], cases: readonly Case[]): Contender {
-  const router = FindMyWay();
-  const multiName = new Map<number, string>();
-  for (const i of table) {
-    const [method, path] = splitRoute(routes[i]!);
-    router.on(method as FindMyWay.HTTPMethod, toFindMyWay(path), () => undefined, { route: i });
-    const multi = wildcards(path).find((w) => w.multi);
-    if (multi) multiName.set(i, multi.name);
-  }
-  const methods = cases.map((c) => c.method as FindMyWay.HTTPMethod);
-  const paths = cases.map((c) => c.path);
-  return {
-    name: 'find-my-way',
-    answer(c) {
-      const found = router.find(c.method as FindMyWay.HTTPMethod, c.path);
-      if (!found) return { route: -1, params: {} };
-      const route = (found.store as { route: number }).route;
-      const params: Record<string, string> = {};
-      for (const [k, v] of Object.entries(found.params)) params[k === '*' ? multiName.get(route)! : k] = v!;
-      return { route, params };
-    },
-    run: (reps) => runFindMyWay(router, methods, paths, reps),
-  };
-}
-
-function runFindMyWay(
-  router: FindMyWay.Instance<FindMyWay.HTTPVersion.V1>,
-  methods: readonly FindMyWay.HTTPMethod[],
-  paths: readonly string[],
-  reps: number,
-): number {
-  let sum = 0;
-  for (let r = 0; r < reps; r++) {
-    for (let i = 0; i < paths.length; i++) {
-      const found = router.find(methods[i]!, paths[i]!);
-      if (found !== null) sum += (found.store as { route: number }).route;
-    }
-  }
-  return sum;
-}
-
-interface HonoRouter {
-  name: string;
-  add(method: string, path: string, handler: number): void;
-  match(method: string, path: string): Result<number>;
-}
-
-function hono(label: string, router: HonoRouter, table: readonly number[], cases: readonly Case[]): Contender {
-  for (const i of table) {
-    const [method, path] = splitRoute(routes[i]!);
-    router.add(method, toHono(path), i);
-  }
-  const methods = cases.map((c) => c.method);
-  const paths = cases.map((c) => c.path);
-  return {
-    name: label,
-    // A Hono app runs the first route that matches; its params come as a map
-    // of name → value, or of name → index into the stash (RegExpRouter).
-    answer(c) {
-      const [matched, stash] = router.match(c.method, c.path);
-      const first = matched[0];
-      if (!first) return { route: -1, params: {} };
-      const [route, map] = first;
-      const params: Record<string, string> = {};
-      for (const [k, v] of Object.entries(map)) params[k] = stash ? stash[v as number]! : (v as string);
-      return { route, params };
-    },
-    run: (reps) => runHono(router, methods, paths, reps),
-  };
-}
-
-function runHono(router: HonoRouter, methods: readonly string[], paths: readonly string[], reps: number): number {
-  let sum = 0;
-  for (let r = 0; r < reps; r++) {
-    for (let i = 0; i < paths.length; i++) {
-      const first = router.match(methods[i]!, paths[i]!)[0][0];
-      if (first !== undefined) sum += first[0];
-    }
-  }
-  return sum;
-}
-
-/** The routes (indexes) Hono's RegExpRouter accepts, added in table order. */
-function regExpRouterSubset(): { kept: number[]; refused: string[] } {
-  const kept: number[] = [];
-  const refused: string[] = [];
-  for (let i = 0; i < routes.length; i++) {
-    const r = new RegExpRouter<number>();
-    try {
-      for (const j of [...kept, i]) {
-        const [method, path] = splitRoute(routes[j]!);
-        r.add(method, toHono(path), j);
-      }
-      r.match('GET', '/'); // builds the matcher, which can refuse too
-      kept.push(i);
-    } catch (err) {
-      if (!(err instanceof UnsupportedPathError)) throw err;
-      refused.push(routes[i]!);
-    }
-  }
-  return { kept, refused };
-}
+const TIMING = { rounds: setting('ROUNDS', 25), roundMs: 50, warmupMs: 1000 };
 
 function check(contenders: readonly Contender[], cases: readonly Case[]): void {
   for (const c of cases) {
@@ -271,60 +52,24 @@ function sortKeys(o: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
-/** How many reps of `run` take about `ms` now (doubling from 1 until one try takes 20 ms or more). */
-function repsFor(k: Contender, ms: number): number {
-  for (let n = 1; ; n *= 2) {
-    const t0 = performance.now();
-    k.run(n);
-    const took = performance.now() - t0;
-    if (took >= 20) return Math.max(1, Math.round((n * ms) / took));
-  }
-}
-
-/**
- * Times the contenders in interleaved rounds: each round runs every contender
- * once, starting from a different one each round, for about ROUND_MS each.
- * Returns ops/s per round for each contender.
- */
-function measure(contenders: readonly Contender[], opsPerRep: number): number[][] {
-  // Warm up, round-robin, WARMUP_MS per contender: some routers take a few
-  // hundred ms of matching to reach their steady speed. Then size each
-  // contender's reps so a round takes about ROUND_MS.
-  let reps = contenders.map((k) => repsFor(k, ROUND_MS));
-  for (let w = 0; w < WARMUP_MS / ROUND_MS; w++) contenders.forEach((k, i) => k.run(reps[i]!));
-  reps = contenders.map((k) => repsFor(k, ROUND_MS));
-  const results: number[][] = contenders.map(() => []);
-  for (let round = 0; round < ROUNDS; round++) {
-    for (let j = 0; j < contenders.length; j++) {
-      const k = (round + j) % contenders.length;
-      const t0 = process.hrtime.bigint();
-      const sum = contenders[k]!.run(reps[k]!);
-      const ns = Number(process.hrtime.bigint() - t0);
-      if (Number.isNaN(sum)) fail('checksum');
-      results[k]!.push((reps[k]! * opsPerRep) / (ns / 1e9));
+async function report(title: string, contenders: readonly Contender[], cases: readonly Case[]): Promise<void> {
+  const baseline = 'find-my-way';
+  const perRound = await timeOps(contenders, { ...TIMING, opsPerRep: cases.length });
+  if (process.env.BENCH_DEBUG) {
+    for (const [i, k] of contenders.entries()) {
+      console.log(k.name, perRound[i]!.map((x) => Math.round(x / 1000)).join(' '));
     }
   }
-  return results;
-}
-
-function report(title: string, contenders: readonly Contender[], cases: readonly Case[]): void {
-  const baseline = 'find-my-way';
-  const perRound = measure(contenders, cases.length);
-  if (process.env.BENCH_DEBUG)
-    for (const [i, k] of contenders.entries())
-      console.log(k.name, perRound[i]!.map((x) => Math.round(x / 1000)).join(' '));
   const base = perRound[contenders.findIndex((k) => k.name === baseline)]!;
-  // The machine's speed drifts between rounds; a ratio within one round does not.
-  const ratios = perRound.map((xs) => xs.map((x, r) => x / base[r]!));
   console.log(`\n${title}`);
   printTable(
     ['router', 'median ops/s', 'spread', `vs ${baseline}`, 'spread'],
     contenders.map((k, i) => [
       k.name,
       formatInt(median(perRound[i]!)),
-      `±${spreadPercent(perRound[i]!).toFixed(1)}%`,
-      formatRatio(median(ratios[i]!)),
-      `±${spreadPercent(ratios[i]!).toFixed(1)}%`,
+      formatSpread(perRound[i]!),
+      formatRatio(medianRatio(perRound[i]!, base)),
+      formatSpread(roundRatios(perRound[i]!, base)),
     ]),
   );
 }
@@ -333,7 +78,7 @@ function report(title: string, contenders: readonly Contender[], cases: readonly
 // (inline caches warmed on other instances or request sets) does not leak
 // into the next table: an app has one router.
 const tables = {
-  full(): void {
+  async full(): Promise<void> {
     const all = routes.map((_, i) => i);
     const cases = casesFor(all);
     const missCount = cases.filter((c) => c.route < 0).length;
@@ -344,17 +89,21 @@ const tables = {
       `check: ${cases.length} requests (${routes.length} routes, ${missCount} misses) give the same route and ` +
         `path values in every router. Hono's SmartRouter picked: ${smart.name}.`,
     );
-    report(`All ${routes.length} routes, ${cases.length} requests (${missCount} misses)`, contenders, cases);
+    await report(`All ${routes.length} routes, ${cases.length} requests (${missCount} misses)`, contenders, cases);
   },
-  misses(): void {
+  async misses(): Promise<void> {
     const all = routes.map((_, i) => i);
     const cases = casesFor(all).filter((c) => c.route < 0);
     const smart = new SmartRouter<number>({ routers: [new RegExpRouter(), new TrieRouter()] });
     const contenders = [...serveMux(all, cases), findMyWay(all, cases), hono('hono SmartRouter', smart, all, cases)];
     check(contenders, cases);
-    report(`Misses only: the ${cases.length} requests that match no route (ServeMux: 404 or 405)`, contenders, cases);
+    await report(
+      `Misses only: the ${cases.length} requests that match no route (ServeMux: 404 or 405)`,
+      contenders,
+      cases,
+    );
   },
-  regexp(): void {
+  async regexp(): Promise<void> {
     const { kept, refused } = regExpRouterSubset();
     const cases = casesFor(kept);
     const contenders = [
@@ -367,20 +116,21 @@ const tables = {
       `check: RegExpRouter refuses ${refused.length} of the ${routes.length} routes (first: ${refused[0]}); ` +
         `on the other ${kept.length} (${cases.length} requests) all routers agree.`,
     );
-    report(`The ${kept.length} routes RegExpRouter accepts, ${cases.length} requests`, contenders, cases);
+    await report(`The ${kept.length} routes RegExpRouter accepts, ${cases.length} requests`, contenders, cases);
   },
 };
 
-function main(): void {
+async function main(): Promise<void> {
   const table = process.argv.find((a) => a.startsWith('--table='))?.slice('--table='.length);
   if (table !== undefined) {
     if (!(table in tables)) throw new Error(`unknown table ${table}; one of ${Object.keys(tables).join(', ')}`);
-    tables[table as keyof typeof tables]();
+    await tables[table as keyof typeof tables]();
     return;
   }
   console.log(`bench/router: ${environment()}`);
   console.log(
-    `${WARMUP_MS} ms warm-up, then ${ROUNDS} interleaved rounds of ~${ROUND_MS} ms per router, one process per table; ` +
+    `${TIMING.warmupMs} ms warm-up, then ${TIMING.rounds} interleaved rounds of ~${TIMING.roundMs} ms per router, ` +
+      'one process per table; ' +
       `median ops/s (one op = one match) and median of the per-round ratios; spread = half the interquartile range.`,
   );
   for (const name of Object.keys(tables)) {
@@ -389,10 +139,9 @@ function main(): void {
       timeout: 120_000,
     });
     if (r.status !== 0) {
-      console.error(`bench/router: table ${name} failed (${r.error?.message ?? r.signal ?? `exit ${r.status}`})`);
-      process.exit(1);
+      throw new Error(`bench/router: table ${name} failed (${r.error?.message ?? r.signal ?? `exit ${r.status}`})`);
     }
   }
 }
 
-main();
+runMain(main);

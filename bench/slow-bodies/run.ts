@@ -10,17 +10,17 @@
 // let go when the server ends its connection (a FIN, after node's 408).
 
 import { connect } from 'node:net';
-import { environment, printTable } from '../lib/report.ts';
-import { HOST, serverMemory, startDeadline, startServer, stopAll } from '../lib/servers.ts';
+import { environment, setting } from '../lib/main.ts';
+import { printTable } from '../lib/report.ts';
+import { HOST, runServers, serverMemory, startServer } from '../lib/servers.ts';
 
-const CLIENTS = Number(process.env.CLIENTS ?? 20);
-const BODY_MIB = Number(process.env.BODY_MIB ?? 10);
-const REQUEST_TIMEOUT = Number(process.env.REQUEST_TIMEOUT ?? 5_000);
+const CLIENTS = setting('CLIENTS', 20, 1, 1000);
+const BODY_MIB = setting('BODY_MIB', 10, 1, 1024);
+const REQUEST_TIMEOUT = setting('REQUEST_TIMEOUT', 5_000, 100, 600_000);
 
 const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MiB`;
 
-async function main(): Promise<void> {
-  startDeadline(REQUEST_TIMEOUT * 2 + 120_000, 'bench/slow-bodies');
+runServers('bench/slow-bodies', REQUEST_TIMEOUT * 2 + 120_000, async () => {
   const server = await startServer('bench/slow-bodies/server.tsx', String(REQUEST_TIMEOUT), {
     pin: false,
     nodeArgs: ['--expose-gc'],
@@ -71,11 +71,4 @@ async function main(): Promise<void> {
       ['external after (after GC)', mib(after.external)],
     ],
   );
-  stopAll();
-}
-
-main().catch((err: unknown) => {
-  console.error(err);
-  stopAll();
-  process.exit(1);
 });

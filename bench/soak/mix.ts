@@ -3,7 +3,8 @@
 //
 //   GET /                      full page            GET /admin/users/2 + HX-Target   activity partial
 //   GET /?q=soak + HX-Target   task list partial    DELETE /tasks/{id} + HX          the list, without it
-//   POST /tasks + HX (form)    the list, with it    GET /static/app.css              identity
+//   POST / + HX (form)         the add form, and    GET /static/app.css              identity
+//                              the list with it
 //   POST /tasks/{id}/toggle    the list, it done    GET /static/app.css + br, gzip   brotli
 //   GET /admin/                dashboard            GET /static/app.<hash>.css       fingerprinted
 //   GET /admin/users/1         user page            GET /admin/users/999, /static/nope.css   404 (intended)
@@ -45,6 +46,7 @@ export interface Tally {
 /** The ids and URL the mix needs from the running app. */
 export interface MixTargets {
   taskList: string;
+  addForm: string;
   activityList: string;
   /** The stylesheet's fingerprinted URL, as the home page links it. */
   cssUrl: string;
@@ -69,13 +71,14 @@ function findTaskId(html: string, title: string): string | undefined {
 
 /**
  * The steps, in the order each connection sends them.
- * @example buildMix({ taskList: 'tasks-task-list', activityList: 'admin-user-activity-list', cssUrl })
+ * @example buildMix({ taskList: 'tasks-task-list', addForm: 'tasks-add-form', activityList: 'admin-user-activity-list', cssUrl })
  */
 export function buildMix(t: MixTargets): Step[] {
   const hx = (target: string) => ({ 'hx-request': 'true', 'hx-target': target });
   // What a browser adds to htmx's POST and DELETE: the app's cross-origin protection lets them through.
   const action = { ...hx(t.taskList), 'sec-fetch-site': 'same-origin' };
-  const form = { ...action, 'content-type': 'application/x-www-form-urlencoded' };
+  // The add form targets itself; the list and the count come beside it.
+  const form = { ...action, 'hx-target': t.addForm, 'content-type': 'application/x-www-form-urlencoded' };
   return [
     { name: 'page /', method: 'GET', path: '/', headers: {}, want: 200, check: isFullPage },
     {
@@ -87,9 +90,9 @@ export function buildMix(t: MixTargets): Step[] {
       check: (b) => isFragment(b) && (b.startsWith('<ul class="tasks">') || b.startsWith('<p class="empty">')),
     },
     {
-      name: 'POST /tasks',
+      name: 'POST / (add a task)',
       method: 'POST',
-      path: '/tasks',
+      path: '/',
       headers: form,
       body: (ctx) => {
         ctx.title = `soak task ${++titles}`;
@@ -165,7 +168,7 @@ export function buildMix(t: MixTargets): Step[] {
       path: '/admin/users/999',
       headers: {},
       want: 404,
-      check: (b) => b === 'No such user\n',
+      check: (b) => isFullPage(b) && b.includes('No such user'),
     },
     {
       name: '404 /static/nope.css (intended)',

@@ -12,22 +12,11 @@
 // tables: every request's statuses (anything but the wanted status is
 // counted, and so is a wrong body), and the memory before and after.
 
-import autocannon from 'autocannon';
 import type { MemoryReport } from '../lib/child.ts';
-import { environment, fail, formatInt, printTable } from '../lib/report.ts';
-import {
-  HOST,
-  pinLoad,
-  send,
-  serverCpu,
-  serverMemory,
-  setting,
-  startDeadline,
-  startServer,
-  stopAll,
-  withTimeout,
-  type Server,
-} from '../lib/servers.ts';
+import { runLoad } from '../lib/load.ts';
+import { environment, setting } from '../lib/main.ts';
+import { fail, formatInt, printTable } from '../lib/report.ts';
+import { pinLoad, runServers, send, serverMemory, startServer, type Server } from '../lib/servers.ts';
 import { buildMix, newTallies, pathOf, record, toRequests, type PassContext, type Step, type Tally } from './mix.ts';
 
 const SOAK_SECONDS = setting('SOAK_SECONDS', 60, 1, 600);
@@ -54,40 +43,34 @@ async function check(s: Server, steps: readonly Step[]): Promise<void> {
 }
 
 /** Runs the mix for `seconds`; the answers are recorded in `tallies`. */
-async function soak(s: Server, steps: readonly Step[], tallies: Tally[], seconds: number) {
-  return withTimeout(
-    autocannon({
-      url: `http://${HOST}:${s.port}`,
-      connections: CONNECTIONS,
-      duration: seconds,
-      timeout: 10,
-      requests: toRequests(steps, tallies),
-    }),
-    (seconds + 30) * 1000,
-    'autocannon',
-  );
+function soak(s: Server, steps: readonly Step[], tallies: Tally[], seconds: number) {
+  return runLoad(s, { requests: toRequests(steps, tallies), seconds, connections: CONNECTIONS, timeout: 10 });
 }
 
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${(((a - b) / b) * 100).toFixed(1)}%`;
 
-async function main(): Promise<void> {
-  startDeadline((WARMUP_SECONDS + SOAK_SECONDS + 120) * 1000, 'bench/soak');
-  console.log(`bench/soak: ${environment()}`); // before pinning, which makes nproc 1
+runServers('bench/soak', (WARMUP_SECONDS + SOAK_SECONDS + 120) * 1000, async () => {
+  console.log(`bench/soak: ${environment()}`);
   const pin = pinLoad();
   const s = await startServer('bench/soak/server.ts', 'example', { pin, nodeArgs: ['--expose-gc'] });
 
   const home = (await send(s.port, { path: '/' })).body.toString();
   const cssUrl = /href="(\/static\/app\.[0-9a-f]{8}\.css)"/.exec(home)?.[1];
   if (!cssUrl) fail('the home page links no fingerprinted app.css');
-  const steps = buildMix({ taskList: s.info.taskList!, activityList: s.info.activityList!, cssUrl });
+  const steps = buildMix({
+    taskList: s.info.taskList!,
+    addForm: s.info.addForm!,
+    activityList: s.info.activityList!,
+    cssUrl,
+  });
   await check(s, steps);
 
   console.log(
     `autocannon: ${CONNECTIONS} connections, each sending the ${steps.length} requests in order; ` +
       `warm-up ${WARMUP_SECONDS} s, then ${SOAK_SECONDS} s.`,
   );
-  const warm = await soak(s, steps, newTallies(steps), WARMUP_SECONDS);
+  const { result: warm } = await soak(s, steps, newTallies(steps), WARMUP_SECONDS);
   if (warm.errors > 0 || warm.timeouts > 0) fail(`warm-up: ${warm.errors} errors, ${warm.timeouts} timeouts`);
   const before = await serverMemory(s, true);
   if (!before.collected) fail('the server has no global gc(); start it with --expose-gc');
@@ -101,9 +84,7 @@ async function main(): Promise<void> {
       if (soaking) samples.push(await serverMemory(s, false));
     }
   })();
-  const cpu0 = await serverCpu(s);
-  const r = await soak(s, steps, tallies, SOAK_SECONDS);
-  const cpu = (await serverCpu(s)) - cpu0;
+  const { result: r, serverCpu: cpu } = await soak(s, steps, tallies, SOAK_SECONDS);
   soaking = false;
   await sampling;
   const after = await serverMemory(s, true);
@@ -184,11 +165,4 @@ async function main(): Promise<void> {
     console.error(`bench/soak: ${unexpected} unexpected answers, ${r.errors} errors, ${r.timeouts} timeouts`);
     process.exitCode = 1;
   }
-}
-
-main()
-  .catch((err: unknown) => {
-    console.error(err);
-    process.exitCode = 1;
-  })
-  .finally(stopAll);
+});

@@ -22,6 +22,7 @@ const server = serve(mux, {
   onListen: () =>
     listening((server.address() as AddressInfo).port, {
       taskList: tree.id(TasksPage.prototype.taskList),
+      addForm: tree.id(TasksPage.prototype.addForm),
       activityList: tree.id(UserPage.prototype.activityList),
     }),
 });

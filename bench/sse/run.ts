@@ -10,8 +10,9 @@
 // Then the server's memory is read after a full GC. Nothing about time is asserted.
 
 import { connect, type Socket } from 'node:net';
-import { environment, fail, formatInt, printTable } from '../lib/report.ts';
-import { HOST, send, serverMemory, setting, startDeadline, startServer, stopAll, withTimeout } from '../lib/servers.ts';
+import { environment, setting } from '../lib/main.ts';
+import { fail, formatInt, printTable } from '../lib/report.ts';
+import { HOST, runServers, send, serverMemory, startServer, withTimeout } from '../lib/servers.ts';
 
 const WAVES = setting('WAVES', 10, 1, 100);
 const CLIENTS = setting('CLIENTS', 1000, 1, 5000);
@@ -63,8 +64,7 @@ async function until<T>(probe: () => Promise<T> | T, want: T, ms: number): Promi
 
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
-async function main(): Promise<void> {
-  startDeadline(WAVES * 60_000 + 60_000, 'bench/sse');
+runServers('bench/sse', WAVES * 60_000 + 60_000, async () => {
   console.log(`bench/sse: ${environment()}; ${WAVES} waves × ${formatInt(CLIENTS)} clients`);
   const server = await startServer('bench/sse/server.tsx', 'sse', { pin: false, nodeArgs: ['--expose-gc'] });
   const port = server.port;
@@ -115,11 +115,4 @@ async function main(): Promise<void> {
     `\nheap used after GC: ${mib(first)} after wave 1, ${mib(last)} after wave ${WAVES} ` +
       `(${last >= first ? '+' : ''}${mib(last - first)} over ${formatInt((WAVES - 1) * CLIENTS)} more streams).`,
   );
-}
-
-main()
-  .catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exitCode = 1;
-  })
-  .finally(stopAll);
+});

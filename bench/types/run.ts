@@ -5,20 +5,21 @@
 // Generates a tree of GROUPS × PAGES routes (every page with a param of its own
 // plus its group's), one typed `tree.urlFor` call per page, and type-checks it
 // with `tsc --extendedDiagnostics`; then the same file with the calls untyped
-// (`as any` tree), so the difference is the cost of the checks. Median of 3 runs each.
+// (`as any` tree), so the difference is the cost of the checks. Median of 3 runs each (ROUNDS).
 //
 // The program imports pagetree as an app does, through its declarations, emitted
 // here first from the sources (tsconfig.build.json): the package's own name would
 // resolve to dist/, which is only as new as the last build.
 
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { median } from '../lib/report.ts';
+import { environment, setting } from '../lib/main.ts';
+import { median, printTable } from '../lib/report.ts';
 
 const GROUPS = 20;
 const PAGES = 10;
-const RUNS = 3;
+const RUNS = setting('ROUNDS', 3);
 const dir = join(__dirname, '.generated');
 
 function source(typed: boolean): string {
@@ -103,11 +104,15 @@ for (let i = 0; i < RUNS; i++) {
 }
 const t = median(typed);
 const u = median(untyped);
-console.log(`bench/types: ${GROUPS * PAGES} routes, ${GROUPS * PAGES} typed urlFor calls, node ${process.version}`);
-console.log(`| program | tsc check time (median of ${RUNS}) |`);
-console.log(`| --- | ---: |`);
-console.log(`| typed urlFor calls | ${t.toFixed(2)} s |`);
-console.log(`| same calls untyped | ${u.toFixed(2)} s |`);
-console.log(`| cost of the checks | ${(t - u).toFixed(2)} s |`);
-console.log(`type instantiations of the typed program: ${median(instantiations)}`);
+const { version } = JSON.parse(readFileSync(require.resolve('typescript/package.json'), 'utf8')) as { version: string };
+console.log(`bench/types: ${environment()}, TypeScript ${version}; ${GROUPS * PAGES} routes and typed urlFor calls`);
+printTable(
+  ['program', `tsc check time (median of ${RUNS})`],
+  [
+    ['typed urlFor calls', `${t.toFixed(2)} s`],
+    ['same calls untyped', `${u.toFixed(2)} s`],
+    ['cost of the checks', `${(t - u).toFixed(2)} s`],
+    ['type instantiations (typed)', String(median(instantiations))],
+  ],
+);
 rmSync(dir, { recursive: true, force: true });

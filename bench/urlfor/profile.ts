@@ -1,6 +1,9 @@
-// A profile target for urlFor: node --cpu-prof --import tsx bench/urlfor/profile.ts
+// A profile of urlFor with one param on a two-level tree.
+//
+//   tsx bench/urlfor/profile.ts
 
 import { ServeMux, mount, route } from '../../core/index.ts';
+import { profileLoop } from '../lib/cpuprofile.ts';
 
 class UserPage {
   page() {
@@ -14,10 +17,7 @@ class App {
   admin = route('/admin', Admin);
 }
 const tree = mount(new ServeMux(), App);
-let n = 0;
-const start = performance.now();
-while (performance.now() - start < 3000) {
+void profileLoop('urlfor', 'urlFor', () => {
   for (let i = 0; i < 1000; i++) tree.urlFor(UserPage, { userId: 7 });
-  n += 1000;
-}
-console.log(`${Math.round(n / 3)} urlFor/s`);
+  return 1000;
+});

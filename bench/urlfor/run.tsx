@@ -2,18 +2,18 @@
 //
 //   npm run bench:urlfor
 //
-// The page: a props+page route rendering a 20-item list through the whole
-// pipeline (mux match, props, JSX, the response object). The calls:
-// tree.urlFor with a param, with a chain and a query template, and tree.id.
-// Interleaved rounds; medians; "page / call" is how many calls cost one render.
+// The page: a props+page route rendering a 20-item list through the whole pipeline (mux match, props, JSX, the
+// response object). The calls: tree.urlFor with a param, with a chain and a query template, and tree.id. Timed in
+// interleaved rounds (lib/micro.ts); "calls per page render" is the median of the per-round ratios to the render.
 
 import { ServeMux, mount, route, type PageRequest } from '../../core/index.ts';
 import { kTarget } from '../../core/mux/request.ts';
 import { liteData } from '../../core/mux/response.ts';
-import { environment, formatInt, median, printTable } from '../lib/report.ts';
+import { environment, runMain, setting } from '../lib/main.ts';
+import { repeatAsync, timeOps } from '../lib/micro.ts';
+import { fail, formatInt, median, medianRatio, printTable } from '../lib/report.ts';
 
-const ROUNDS = 15;
-const ROUND_MS = 100;
+const TIMING = { rounds: setting('ROUNDS', 15), roundMs: 100, warmupMs: 100 };
 
 interface Item {
   id: number;
@@ -75,37 +75,25 @@ const contenders: Record<string, () => unknown> = {
   'tree.id(ListPage.prototype.itemList)': () => tree.id(ListPage.prototype.itemList),
 };
 
-async function opsPerSecond(fn: () => unknown): Promise<number> {
-  let n = 0;
-  const start = performance.now();
-  let now = start;
-  while (now - start < ROUND_MS) {
-    for (let i = 0; i < 50; i++) await fn();
-    n += 50;
-    now = performance.now();
-  }
-  return (n / (now - start)) * 1000;
-}
-
 async function main() {
   // Check first: the page renders what we think, and the URLs are right.
   const html = liteData(await mux.serveHTTP(pageRequest))!.body as string;
-  if (!html.includes('<h1>groceries</h1>') || (html.match(/<li>/g) ?? []).length !== 20) throw new Error('bad page');
-  if (tree.urlFor(UserPage, { userId: 7 }) !== '/admin/users/7') throw new Error('bad url');
-  for (const fn of Object.values(contenders)) await opsPerSecond(fn); // warm up
-  const results = new Map<string, number[]>(Object.keys(contenders).map((k) => [k, []]));
-  for (let r = 0; r < ROUNDS; r++) {
-    for (const [name, fn] of Object.entries(contenders)) results.get(name)!.push(await opsPerSecond(fn));
-  }
-  const page = median(results.get('render the 20-item page')!);
-  console.log(`bench/urlfor: ${environment()}; ${ROUNDS} interleaved rounds of ${ROUND_MS} ms, medians`);
+  if (!html.includes('<h1>groceries</h1>') || (html.match(/<li>/g) ?? []).length !== 20) fail('bad page');
+  if (tree.urlFor(UserPage, { userId: 7 }) !== '/admin/users/7') fail('bad url');
+  const names = Object.keys(contenders);
+  // Every call awaited, the render's and the others', so that the loop around them costs the same.
+  const ops = await timeOps(
+    Object.values(contenders).map((fn) => ({ run: repeatAsync(fn) })),
+    TIMING,
+  );
+  console.log(`bench/urlfor: ${environment()}; ${TIMING.rounds} interleaved rounds of ${TIMING.roundMs} ms, medians`);
   printTable(
     ['operation', 'ops/s', 'µs per op', 'calls per page render'],
-    [...results].map(([name, xs]) => {
-      const ops = median(xs);
-      return [name, formatInt(ops), (1e6 / ops).toFixed(2), (ops / page).toFixed(1)];
+    names.map((name, i) => {
+      const m = median(ops[i]!);
+      return [name, formatInt(m), (1e6 / m).toFixed(2), medianRatio(ops[i]!, ops[0]!).toFixed(1)];
     }),
   );
 }
 
-void main();
+runMain(main);
