@@ -1,26 +1,28 @@
 // mount(): reads the page tree from route fields, builds its nodes whole, and registers it on a ServeMux.
 //
-//   1. collect (one walk over the page objects): construct each page class once (with `deps`), read its
-//      route fields in declaration order, compose full paths with path.posix.join, read what each page is
-//      (page-node.ts's readPage) and parse its patterns once (route.ts), children before parents;
-//   2. check over the collected list: every error() answers some route; give every component its element id
+//   1. collect (walk 1, collect.ts): construct each page class once (with `deps`), read its route fields in
+//      declaration order, compose full paths, read each page and parse its patterns once;
+//   2. over the collected list: every error() answers some route; every component gets its element id
 //      (element-ids.ts; duplicates fail);
-//   3. build (one walk): every PageNode whole, with its ids, patterns and URL builder, parents first;
-//   4. register the parsed patterns, children before parents (one per verb method: page-node.ts), then run
-//      init() in the same order: passes over the built list, not walks.
-// Anything wrong fails here, with the field path and the fix, never later on a request.
+//   3. build (walk 2): every PageNode whole (ids, parsed patterns, URL builder), parents first;
+//   4. over the built list, children first: register the parsed patterns (one per verb method), then init().
 //
-//   collect → Draft tree + lists:  pre-order [App, App.index, App.admin, App.admin.user]   (the tree's order)
-//                                  post-order [App.index, App.admin.user, App.admin, App]  (registration order)
+//   App (group "/")                          drafts, nodes (pre-order)  App, App.index, App.admin, App.admin.user
+//   ├─ index  Home     "/{$}"                registration (post-order)  App.index, App.admin.user, App.admin, App
+//   └─ admin  Admin    "/admin"
+//      └─ user  UserPage "/admin/users/{userId}"
+//
+// Anything wrong fails here, with the field path and the fix, never later on a request.
 
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
-import { ConflictError, MountError, PatternError } from '../errors.ts';
+import { checkErrorPages, checkPath, collect, type Draft } from './collect.ts';
+import { ConflictError, MountError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
 import { rememberTree, treeSecrets } from './context.ts';
 import { elementIds } from './element-ids.ts';
-import { PageNode, readPage, type Middleware, type PageNodeInit, type VerbMethod } from './page-node.ts';
-import { composePath, isRoute, parseTag, routePatterns, type PageClass } from './route.ts';
+import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
+import { parseTag, type PageClass } from './route.ts';
 import { Tree } from './tree.ts';
 
 /** Options of `mount`. */
@@ -90,154 +92,6 @@ export function mount<TRoot extends object, TDeps = unknown>(
   return tree;
 }
 
-// A route while mount reads the tree: everything its node will hold, filled in as the walks learn it.
-interface Draft extends PageNodeInit {
-  readonly parent: Draft | null;
-  /** The nearest route (itself or an ancestor) whose page defines error(). */
-  errorPage: Draft | null;
-  readonly registered: boolean;
-  children: Draft[];
-  patterns: Pattern[];
-  ids: string[];
-  /** Its subtree in the pre-order list: `preorder.slice(index, end)`. */
-  readonly index: number;
-  end: number;
-}
-
-interface Drafts {
-  /** Root first, each route before its children: the tree's order. */
-  readonly preorder: Draft[];
-  /** Children before their parent: the order routes register and init() runs in. */
-  readonly postorder: Draft[];
-}
-
-// Walk 1: every page object, constructed and read, with its tag parsed, its path composed and its patterns parsed.
-function collect(
-  root: unknown,
-  rootName: string,
-  rootFieldPath: string,
-  tag: { method: string; path: string; title: string },
-  deps: unknown,
-): Drafts {
-  const drafts: Drafts = { preorder: [], postorder: [] };
-  const visit = (
-    target: unknown,
-    name: string,
-    fieldPath: string,
-    tag: { method: string; path: string; title: string },
-    parent: Draft | null,
-    ancestors: unknown[],
-  ): Draft => {
-    if (ancestors.includes(target)) {
-      throw new MountError(
-        fieldPath,
-        `routes back to ${describe(target)}, an ancestor: a page tree cannot contain itself`,
-      );
-    }
-    const page = construct(target, fieldPath, deps);
-    const fields = Object.entries(page).filter(([, v]) => isRoute(v));
-    // A route without a method takes its parent's: 'GET /admin' makes the admin section GET-only.
-    const method = tag.method || (parent ? parent.method : '');
-    const shape = readPage(page, method, fields.length > 0);
-    const draft: Draft = {
-      ...shape,
-      name,
-      title: tag.title,
-      method,
-      route: tag.path,
-      page,
-      fieldPath,
-      fullPath: composePath(parent ? parent.fullPath : '', tag.path),
-      parent,
-      errorPage: parent?.errorPage ?? null,
-      registered: shape.kind === 'page' || shape.kind === 'handler',
-      children: [],
-      patterns: [],
-      ids: [],
-      index: drafts.preorder.length,
-      end: 0,
-    };
-    if (typeof (page as { error?: unknown }).error === 'function') draft.errorPage = draft;
-    checkVerbs(draft, tag.method);
-    drafts.preorder.push(draft);
-    for (const [field, value] of fields) {
-      const childPath = `${fieldPath}.${field}`;
-      const route = value as { tag: string; target: unknown };
-      const childTag = parseTag(route.tag);
-      checkPath(childPath, route.tag, childTag.path);
-      draft.children.push(visit(route.target, field, childPath, childTag, draft, [...ancestors, target]));
-    }
-    draft.end = drafts.preorder.length;
-    // Parsed after the children's, so that a malformed pattern is reported in the order routes register.
-    try {
-      draft.patterns = routePatterns(shape.methods, draft.fullPath, fieldPath);
-    } catch (err) {
-      throw mountErrorFor(fieldPath, err);
-    }
-    drafts.postorder.push(draft);
-    return draft;
-  };
-  visit(root, rootName, rootFieldPath, tag, null, []);
-  return drafts;
-}
-
-// Constructs a page class once, with `deps`; an object is the page as given.
-function construct(target: unknown, fieldPath: string, deps: unknown): object {
-  if (typeof target === 'function' && target.prototype) {
-    try {
-      return new (target as new (deps: unknown) => object)(deps);
-    } catch (err) {
-      throw new MountError(fieldPath, `constructing ${target.name} failed: ${String(err)}`, { cause: err });
-    }
-  }
-  if (typeof target === 'object' && target !== null) return target;
-  throw new MountError(
-    fieldPath,
-    `route target ${String(target)} is not a page class or object; pass a class, e.g. route('/x', XPage)`,
-  );
-}
-
-// Verb methods register their own methods, so a method in the tag (or inherited from a parent's) contradicts them.
-function checkVerbs(draft: Draft, ownMethod: string): void {
-  if (draft.verbs.length === 0) return;
-  const verbs = draft.verbs.map((v) => `${v}()`).join(', ');
-  if (draft.kind === 'handler') {
-    throw new MountError(
-      draft.fieldPath,
-      `defines serveHTTP() and ${verbs}: serveHTTP answers every method itself; remove one of them`,
-    );
-  }
-  if (draft.method) {
-    const where = ownMethod ? 'its route tag' : `the route tag of a parent (${draft.parent!.fieldPath})`;
-    throw new MountError(
-      draft.fieldPath,
-      `defines ${verbs} but ${where} says ${draft.method}: verb methods register their own methods ` +
-        `(props and page answer GET); remove "${draft.method}" from the tag`,
-    );
-  }
-}
-
-// An error() that no route reaches is a mistake: a section without routes, one whose routes all have nearer
-// error pages, or a partial named `error` from before error() meant the error page. Children first, so the
-// deepest such section is the one named.
-function checkErrorPages({ preorder, postorder }: Drafts): void {
-  for (const draft of postorder) {
-    if (draft.errorPage !== draft) continue;
-    const routes = preorder.slice(draft.index, draft.end).filter((d) => d.registered);
-    if (routes.some((d) => d.errorPage === draft)) continue;
-    const nearer = new Set(routes.map((d) => d.errorPage!.fieldPath));
-    const why =
-      routes.length === 0
-        ? 'there is no route at or below it; remove it, or add routes below it'
-        : `every route below it has its own error() (${[...nearer].join(', ')}); remove it, or remove theirs`;
-    throw new MountError(
-      draft.fieldPath,
-      `error() can never answer: ${why} (error(err, req, target) is the error page of the routes at and below ` +
-        `it, not a partial: rename a partial called "error")`,
-    );
-  }
-}
-
 // Walk 2: every node whole when built, parents first so that a child is built with its parent.
 function build(root: Draft): { nodes: PageNode[]; order: PageNode[] } {
   const nodes: PageNode[] = [];
@@ -267,15 +121,6 @@ function checkSecret(rootName: string, secret: unknown): string {
 
 function warnEmpty(mux: ServeMux, node: PageNode): void {
   mux.logger.warn(`pagetree: ${node.fieldPath} has no page(), serveHTTP() or routes; it was skipped`);
-}
-
-function checkPath(fieldPath: string, tag: string, path: string): void {
-  if (!path.startsWith('/')) {
-    throw new MountError(
-      fieldPath,
-      `invalid route tag ${JSON.stringify(tag)}: the path must start with "/"; write it as '[METHOD] /path [Title]'`,
-    );
-  }
 }
 
 function register(mux: ServeMux, tree: Tree, order: readonly PageNode[], options: MountOptions<unknown>): void {
@@ -352,23 +197,8 @@ function registerNotFound(mux: ServeMux, tree: Tree, options: MountOptions<unkno
   runInit(node);
 }
 
-// A PatternError (from parsing a route's pattern) or ConflictError (from registering it), told as a mount error.
+// A ConflictError (from registering a route's pattern) told as a mount error; anything else as it is.
 function mountErrorFor(fieldPath: string, err: unknown): Error {
-  if (err instanceof PatternError && err.reason.startsWith('duplicate wildcard name')) {
-    return new MountError(
-      fieldPath,
-      `the composed pattern ${JSON.stringify(err.pattern)} has the ${err.reason}: a wildcard of this route repeats ` +
-        `one of its parents'; rename one of them`,
-      { cause: err },
-    );
-  }
-  if (err instanceof PatternError) {
-    return new MountError(
-      fieldPath,
-      `invalid route tag for pattern ${JSON.stringify(err.pattern)}: ${err.message}; fix the tag '[METHOD] /path [Title]'`,
-      { cause: err },
-    );
-  }
   if (err instanceof ConflictError) {
     return new MountError(
       fieldPath,
@@ -392,10 +222,4 @@ function runInit(node: PageNode): void {
     result.catch(() => {}); // reported below, not as an unhandled rejection
     throw new MountError(node.fieldPath, 'init() returned a Promise; it must be synchronous (load data in props())');
   }
-}
-
-function describe(target: unknown): string {
-  if (typeof target === 'function') return target.name || 'an anonymous class';
-  if (typeof target === 'object' && target !== null) return target.constructor.name;
-  return String(target);
 }

@@ -21,6 +21,9 @@
 //
 //   App.admin (group, error())  → errorPage App.admin
 //   └─ App.admin.user           → errorPage App.admin
+//
+// A node is whole when built: mount reads every page (readPage), parses its patterns and gives its components
+// their ids (collect.ts, element-ids.ts) before it builds any node, so nothing is set on a node afterwards.
 
 import { isComponentName, kebab as kebabName, verbMethods } from './names.ts';
 import type { Pattern } from '../mux/pattern.ts';
