@@ -155,7 +155,7 @@ export class PageNode {
     this.#fullPath = init.fullPath;
     this.kind = init.kind;
     this.verbs = init.verbs;
-    this.components = init.components.map((c, i) => ({ ...c, id: init.ids[i]! }));
+    this.components = init.components.map((c, i) => ({ name: c.name, fn: c.fn, kebab: c.kebab, id: init.ids[i]! }));
     this.registered = this.kind === 'page' || this.kind === 'handler';
     this.compiled = init.patterns;
     this.patterns = init.patterns.map((p) => p.str);

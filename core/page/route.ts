@@ -129,10 +129,8 @@ export function urlBuilder(p: Pattern): UrlBuilder {
   const parts: string[] = [];
   const slots: UrlSlot[] = [];
   let text = '';
-  let pattern = '';
   p.segments.forEach((seg, i) => {
     const raw = p.rawSegments[i]!;
-    pattern += '/' + raw;
     text += '/';
     if (seg.wild && seg.s !== '') {
       parts.push(text);
@@ -141,5 +139,6 @@ export function urlBuilder(p: Pattern): UrlBuilder {
     } else if (!seg.dollar) text += raw; // a literal as written ("%61" stays), or "" for a trailing slash
   });
   parts.push(text);
+  const pattern = p.rawSegments.map((raw) => '/' + raw).join('');
   return { parts, slots, names: slots.map((x) => x.name), pattern };
 }
