@@ -9,13 +9,15 @@
 //
 // Every `mount()` call of the program with a constant route is a root; its
 // route fields are followed through classes in any file (the type checker
-// resolves imports), and full paths compose with mount's own `composePath`.
+// resolves imports), full paths compose with mount's own `composePath`, and
+// parse with mount's own parser into the builder urlFor fills (concreteUrl).
 // Reading the TypeScript AST (not ESTree) is what lets one pass see every file.
 
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
 import { isComponentName, verbMethods } from '../core/page/names.ts';
-import { composePath, parseTag } from '../core/page/route.ts';
+import { parsePattern } from '../core/mux/pattern.ts';
+import { composePath, parseTag, urlBuilder } from '../core/page/route.ts';
 import { isIgnoredFile } from './source-files.ts';
 
 /** One route of a mounted tree. */
@@ -54,13 +56,18 @@ export function routeTreeOf(program: ts.Program): RouteTree {
 }
 
 /**
- * The URL a concrete pattern serves: `/{$}` at the end keeps its slash; any other wildcard
- * means there is no single URL.
+ * The one URL a full path serves: none when it has a wildcard (`{$}` keeps its slash) or does not parse. The path
+ * is parsed as mount parses it (the mux's parsePattern) and read through urlFor's own builder.
  * @example concreteUrl('/admin/{$}') // → "/admin/"
  */
 export function concreteUrl(fullPath: string): string | undefined {
-  const path = fullPath.endsWith('/{$}') ? fullPath.slice(0, -3) : fullPath;
-  return path.includes('{') ? undefined : path;
+  let url;
+  try {
+    url = urlBuilder(parsePattern(fullPath));
+  } catch {
+    return undefined; // mount throws: no URL
+  }
+  return url.slots.length === 0 ? url.parts[0] : undefined;
 }
 
 /**

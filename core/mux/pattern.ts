@@ -10,7 +10,13 @@
 //   "/a/{$}"        => [lit a, dollar "/"]   ({$} is the "trailing slash")
 //
 // Literal segments are stored unescaped ("/%61" matches "/a"), since request
-// paths are unescaped segment by segment before matching.
+// paths are unescaped segment by segment before matching; `rawSegments` keeps
+// each as written, for building URLs that read as the pattern does:
+//
+//   "/%61/{x}"      => segments [lit a, wild x], rawSegments ["%61", "{x}"]
+//
+// mount parses each route's pattern once, here, and hands the result to the mux,
+// to urlFor's builders (core/page/route.ts) and, through route.ts, to the lint plugin.
 
 import { PatternError } from './errors.ts';
 
@@ -36,10 +42,12 @@ export interface Pattern {
   readonly method: string;
   readonly host: string;
   readonly segments: readonly Segment[];
+  /** Each segment as written, parallel to `segments`: "%61", "{x}", "{x...}", "{$}", or "" for a trailing slash. */
+  readonly rawSegments: readonly string[];
   /** Names of the named wildcards, in order of appearance. */
   readonly wildcards: readonly string[];
   /** Where the pattern was registered, for conflict messages. */
-  loc: string;
+  readonly loc: string;
 }
 
 // RFC 9110 token characters, as Go's validMethod accepts.
@@ -49,9 +57,10 @@ const identRe = /^[\p{L}_][\p{L}\p{Nd}_]*$/u;
 
 /**
  * Parses a ServeMux pattern, reporting errors as Go does: `at offset N: problem`.
+ * `loc` is where it is registered (a field path, a source line), for conflict messages.
  * @example parsePattern('GET /b/{bucket}/o/{name...}').segments.length // → 4
  */
-export function parsePattern(s: string): Pattern {
+export function parsePattern(s: string, loc = ''): Pattern {
   if (s.length === 0) throw new PatternError(s, -1, 'empty pattern');
   let off = 0;
   const fail = (msg: string): never => {
@@ -64,7 +73,7 @@ export function parsePattern(s: string): Pattern {
   if (sp >= 0) {
     method = s.slice(0, sp);
     rest = s.slice(sp + 1).replace(/^[ \t]+/, ''); // only leading blanks: "GET /a " has the path "/a "
-    if (method !== '' && !tokenRe.test(method)) fail(`invalid method ${goQuote(method)}`);
+    if (method !== '' && !tokenRe.test(method)) fail(`invalid method ${JSON.stringify(method)}`);
     off = method.length + 1;
   }
 
@@ -86,6 +95,7 @@ export function parsePattern(s: string): Pattern {
   }
 
   const segments: Segment[] = [];
+  const rawSegments: string[] = [];
   const wildcards: string[] = [];
   while (rest.length > 0) {
     // Invariant: rest starts with "/".
@@ -93,12 +103,14 @@ export function parsePattern(s: string): Pattern {
     off = s.length - rest.length;
     if (rest.length === 0) {
       segments.push({ s: '', wild: true, multi: true }); // trailing slash
+      rawSegments.push('');
       break;
     }
     let end = rest.indexOf('/');
     if (end < 0) end = rest.length;
     const seg = rest.slice(0, end);
     rest = rest.slice(end);
+    rawSegments.push(seg);
     const open = seg.indexOf('{');
     if (open < 0) {
       segments.push({ s: pathUnescape(seg), wild: false, multi: false });
@@ -118,12 +130,12 @@ export function parsePattern(s: string): Pattern {
       if (rest.length !== 0) fail('{...} wildcard not at end');
     }
     if (name === '') fail('empty wildcard');
-    if (!identRe.test(name)) fail(`bad wildcard name ${goQuote(name)}`);
-    if (wildcards.includes(name)) fail(`duplicate wildcard name ${goQuote(name)}`);
+    if (!identRe.test(name)) fail(`bad wildcard name ${JSON.stringify(name)}`);
+    if (wildcards.includes(name)) fail(`duplicate wildcard name ${JSON.stringify(name)}`);
     wildcards.push(name);
     segments.push({ s: name, wild: true, multi });
   }
-  return { str: s, method, host, segments, wildcards, loc: '' };
+  return { str: s, method, host, segments, rawSegments, wildcards, loc };
 }
 
 /** The last segment of a pattern (every parsed pattern has at least one). */
@@ -295,9 +307,4 @@ function posixClean(p: string): string {
     else out.push(part);
   }
   return '/' + out.join('/');
-}
-
-/** Quotes a string like Go's %q, for error messages that read as Go's. */
-export function goQuote(s: string): string {
-  return JSON.stringify(s);
 }

@@ -68,13 +68,16 @@ export class ServeMux implements HandlerObject {
 
   /**
    * Registers a handler for a pattern. Throws a PatternError for a malformed
-   * pattern and a ConflictError when it conflicts with a registered one.
+   * pattern and a ConflictError when it conflicts with a registered one. A
+   * pattern parsed already (mount parses each route's once) keeps its own `loc`.
    * @example mux.handle('GET /static/', files)
    */
-  handle(pattern: string, handler: Handler, source?: string): void {
-    if (handler == null) throw new TypeError(`ServeMux.handle(${JSON.stringify(pattern)}): handler is ${handler}`);
-    const p = parsePattern(pattern);
-    p.loc = source ?? callerLocation();
+  handle(pattern: string | Pattern, handler: Handler, source?: string): void {
+    if (handler == null) {
+      const str = typeof pattern === 'string' ? pattern : pattern.str;
+      throw new TypeError(`ServeMux.handle(${JSON.stringify(str)}): handler is ${handler}`);
+    }
+    const p = typeof pattern === 'string' ? parsePattern(pattern, source ?? callerLocation()) : pattern;
     for (const q of this.#index.possiblyConflicting(p)) {
       if (conflictsWith(p, q)) {
         throw new ConflictError(

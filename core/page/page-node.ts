@@ -21,10 +21,14 @@
 //
 //   App.admin (group, error())  → errorPage App.admin
 //   └─ App.admin.user           → errorPage App.admin
+//
+// A node is whole when built: mount reads every page (readPage), parses its patterns and gives its components
+// their ids (collect.ts, element-ids.ts) before it builds any node, so nothing is set on a node afterwards.
 
 import { isComponentName, kebab as kebabName, verbMethods } from './names.ts';
+import type { Pattern } from '../mux/pattern.ts';
 import type { Handler, HandlerFunc } from '../mux/request.ts';
-import { compilePath, type Builder } from './url-for.ts';
+import { urlBuilder, type UrlBuilder } from './route.ts';
 
 /** A method of a page that renders: `page` or a partial. */
 export interface Component {
@@ -35,7 +39,7 @@ export interface Component {
   /** kebab(name), e.g. "todo-list". */
   readonly kebab: string;
   /** The generated element id, e.g. "todos-todo-list". */
-  id: string;
+  readonly id: string;
 }
 
 /** A verb method of a page: answers POST, PUT, PATCH or DELETE beside props' GET. */
@@ -51,23 +55,56 @@ export type NodeKind = 'page' | 'handler' | 'group' | 'empty';
  */
 export type Middleware = (next: HandlerFunc, node: PageNode) => Handler;
 
-/** What mount knows of a route when it builds its node. */
-export interface PageNodeInit {
+/** What a page object is, read once at mount before its node is built. */
+export interface PageShape {
+  readonly kind: NodeKind;
+  /** Its rendering methods, `page` first; ids are given when the whole tree is known. */
+  readonly components: readonly Omit<Component, 'id'>[];
+  readonly verbs: readonly VerbMethod[];
+  /** The method of each pattern it registers ("" for every method); none for groups and empty nodes. */
+  readonly methods: readonly string[];
+}
+
+/**
+ * Reads a page object: its kind, components, verb methods and the methods it registers.
+ * @example readPage(new TaskPage(), '', false).methods // → ["GET", "POST", "DELETE"]
+ */
+export function readPage(page: object, method: string, hasChildren: boolean): PageShape {
+  const components = findComponents(page);
+  const p = page as Record<string, unknown>;
+  const verbs = verbMethods.filter((v) => typeof p[v] === 'function');
+  const renders = components.length > 0 || typeof p.props === 'function';
+  let kind: NodeKind;
+  if (typeof p.serveHTTP === 'function') kind = 'handler';
+  else if (renders || verbs.length > 0) kind = 'page';
+  else kind = hasChildren ? 'group' : 'empty';
+  let methods: string[] = [];
+  if (kind === 'page' && verbs.length > 0)
+    methods = [...(renders ? ['GET'] : []), ...verbs.map((v) => v.toUpperCase())];
+  else if (kind === 'page' || kind === 'handler') methods = [method];
+  return { kind, components, verbs, methods };
+}
+
+/** A route as mount knows it once the whole tree is read: everything its node holds but the links between nodes. */
+export interface PageNodeInit extends PageShape {
   readonly name: string;
   readonly title: string;
   readonly method: string;
   readonly route: string;
-  readonly parent: PageNode | null;
   readonly page: object;
   readonly fieldPath: string;
   /** The composed path from the root, e.g. "/admin/users/{userId}". */
   readonly fullPath: string;
-  readonly hasChildren: boolean;
+  /** Its patterns, parsed once (route.ts's routePatterns), one per entry of `methods`. */
+  readonly patterns: readonly Pattern[];
+  /** The element ids of its components, in their order. */
+  readonly ids: readonly string[];
+  readonly children: readonly PageNodeInit[];
 }
 
-/** One route of the tree: a page, a handler, or a group of routes. */
+/** One route of the tree: a page, a handler, or a group of routes. Whole when built: nothing is set later. */
 export class PageNode {
-  readonly children: PageNode[] = [];
+  readonly children: readonly PageNode[];
   readonly kind: NodeKind;
   readonly components: readonly Component[];
   /** The pattern it registers (`METHOD /full/path`), or "" for groups and empty nodes; the first of `patterns`. */
@@ -77,12 +114,14 @@ export class PageNode {
    * `POST /tasks` for post(), …), so other methods get a 405 with `Allow`.
    */
   readonly patterns: readonly string[];
+  /** `patterns` as parsed once at mount: what the mux registers, and what `url` is built from. */
+  readonly compiled: readonly Pattern[];
   /** The verb methods the page defines (`post`, `put`, `patch`, `delete`), in that order. */
   readonly verbs: readonly VerbMethod[];
   /** Whether it registers a pattern: pages and handlers do, groups and empty nodes do not. */
   readonly registered: boolean;
-  /** Its full path compiled for urlFor: literal text and the wildcards' slots. */
-  readonly url: Builder;
+  /** Its pattern's path as urlFor fills it (literal text and the wildcards' slots); null when not registered. */
+  readonly url: UrlBuilder | null;
   /**
    * The node whose `error()` answers this route's failures: itself or its nearest ancestor that defines one;
    * null when the mount's error handler does.
@@ -103,32 +142,27 @@ export class PageNode {
   /** Dotted path from the root, e.g. "App.admin.user". */
   readonly fieldPath: string;
 
-  constructor(init: PageNodeInit) {
+  /** `buildChildren` builds the children with this node as their parent; it runs last, when the rest is set. */
+  constructor(init: PageNodeInit, parent: PageNode | null, buildChildren: (node: PageNode) => PageNode[]) {
     const { page } = init;
     this.name = init.name;
     this.title = init.title;
     this.method = init.method;
     this.route = init.route;
-    this.parent = init.parent;
+    this.parent = parent;
     this.page = page;
     this.fieldPath = init.fieldPath;
     this.#fullPath = init.fullPath;
-    this.url = compilePath(init.fullPath);
-    this.components = findComponents(page);
-    const p = page as Record<string, unknown>;
-    this.verbs = verbMethods.filter((v) => typeof p[v] === 'function');
-    const renders = this.components.length > 0 || typeof p.props === 'function';
-    if (typeof p.serveHTTP === 'function') this.kind = 'handler';
-    else if (renders || this.verbs.length > 0) this.kind = 'page';
-    else this.kind = init.hasChildren ? 'group' : 'empty';
+    this.kind = init.kind;
+    this.verbs = init.verbs;
+    this.components = init.components.map((c, i) => ({ name: c.name, fn: c.fn, kebab: c.kebab, id: init.ids[i]! }));
     this.registered = this.kind === 'page' || this.kind === 'handler';
-    if (!this.registered) this.patterns = [];
-    else if (this.kind === 'page' && this.verbs.length > 0) {
-      const methods = [...(renders ? ['GET'] : []), ...this.verbs.map((v) => v.toUpperCase())];
-      this.patterns = methods.map((m) => `${m} ${init.fullPath}`);
-    } else this.patterns = [init.method ? `${init.method} ${init.fullPath}` : init.fullPath];
+    this.compiled = init.patterns;
+    this.patterns = init.patterns.map((p) => p.str);
     this.pattern = this.patterns[0] ?? '';
-    this.errorPage = typeof p.error === 'function' ? this : (init.parent?.errorPage ?? null);
+    this.url = init.patterns[0] ? urlBuilder(init.patterns[0]) : null;
+    this.errorPage = typeof (page as { error?: unknown }).error === 'function' ? this : (parent?.errorPage ?? null);
+    this.children = buildChildren(this); // a child reads its parent's errorPage
   }
 
   /**
@@ -152,8 +186,8 @@ export class PageNode {
 
 // The rendering methods of a page, in declaration order: own function fields
 // first (instances given as object literals), then the prototype chain.
-function findComponents(page: object): Component[] {
-  const found: Component[] = [];
+function findComponents(page: object): Omit<Component, 'id'>[] {
+  const found: Omit<Component, 'id'>[] = [];
   const seen = new Set<string>();
   const add = (name: string, value: unknown) => {
     if (seen.has(name)) return;
@@ -163,7 +197,7 @@ function findComponents(page: object): Component[] {
     }
     // `this.x` is what users pass to id() and target.is(): read it off the page.
     const fn = (page as Record<string, unknown>)[name] as Component['fn'];
-    found.push({ name, fn, kebab: kebabName(name), id: '' });
+    found.push({ name, fn, kebab: kebabName(name) });
   };
   for (const name of Object.keys(page)) add(name, (page as Record<string, unknown>)[name]);
   for (

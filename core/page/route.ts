@@ -1,10 +1,20 @@
-// Route tags: `route('[METHOD] /path [Title]', Target)` on a class field.
+// Route tags: `route('[METHOD] /path [Title]', Target)` on a class field, and the form mount compiles them to.
 //
 //   route('/todos Todos', TodosPage)        => { method: "",    path: "/todos",       title: "Todos" }
 //   route('POST /todos/{id}/toggle', Toggle)=> { method: "POST", path: "/todos/{id}/toggle", title: "" }
 //   route('/{$} Home', HomePage)            => { method: "",    path: "/{$}",         title: "Home" }
 //
-// Only the tag is read at mount; fields that are not routes are ignored.
+// Only the tag is read at mount; fields that are not routes are ignored. A route's full path (its parents' paths
+// joined with its own) is parsed once, by the mux's own parser, into the Pattern every reader shares: the mux
+// registers it, urlFor fills its builder, the lint plugin reads the URL of one without wildcards:
+//
+//   "/admin/users/{userId}" => [lit admin, lit users, wild userId]
+//                           => builder parts ["/admin/users/", ""], slots [userId]
+//   "/admin/{$}"            => [lit admin, dollar]  => builder parts ["/admin/"]: the concrete URL "/admin/"
+//
+// Runtime-free (it and pattern.ts import nothing else), so the lint plugin reads the same grammar.
+
+import { parsePattern, type Pattern } from '../mux/pattern.ts';
 
 /** HTTP methods a tag may start with. */
 export const tagMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE'] as const;
@@ -80,4 +90,55 @@ export function composePath(parent: string, own: string): string {
   }
   const path = (absolute ? '/' : '') + segments.join('/');
   return path || '.';
+}
+
+/**
+ * Parses the patterns a route registers, once: one per method ("" stands for every method), all sharing the
+ * parse of the first, since only the method differs. Throws the mux's PatternError for a malformed path.
+ * @example routePatterns(['GET', 'POST'], '/tasks/{id}', 'App.tasks').map((p) => p.str) // → ["GET /tasks/{id}", "POST /tasks/{id}"]
+ */
+export function routePatterns(methods: readonly string[], fullPath: string, loc: string): Pattern[] {
+  if (methods.length === 0) return [];
+  const withMethod = (m: string) => (m ? `${m} ${fullPath}` : fullPath);
+  const first = parsePattern(withMethod(methods[0]!), loc);
+  return methods.map((m, i) => (i === 0 ? first : { ...first, str: withMethod(m), method: m }));
+}
+
+/** A wildcard of a URL builder: `{name}` takes one segment, `{name...}` the rest of the path. */
+export interface UrlSlot {
+  readonly name: string;
+  readonly multi: boolean;
+}
+
+/** A pattern's path as urlFor fills it: literal text with a slot between each two parts. */
+export interface UrlBuilder {
+  /** Literal text as written in the tags; `parts.length === slots.length + 1`. */
+  readonly parts: readonly string[];
+  readonly slots: readonly UrlSlot[];
+  /** The slots' names. */
+  readonly names: readonly string[];
+  /** The path as written, for messages: "/admin/users/{userId}". */
+  readonly pattern: string;
+}
+
+/**
+ * The URL builder of a parsed pattern: literals as written, `{$}` and a trailing slash as "/", wildcards as slots.
+ * @example urlBuilder(parsePattern('/admin/users/{userId}')).parts // → ["/admin/users/", ""]
+ */
+export function urlBuilder(p: Pattern): UrlBuilder {
+  const parts: string[] = [];
+  const slots: UrlSlot[] = [];
+  let text = '';
+  p.segments.forEach((seg, i) => {
+    const raw = p.rawSegments[i]!;
+    text += '/';
+    if (seg.wild && seg.s !== '') {
+      parts.push(text);
+      text = '';
+      slots.push({ name: seg.s, multi: seg.multi });
+    } else if (!seg.dollar) text += raw; // a literal as written ("%61" stays), or "" for a trailing slash
+  });
+  parts.push(text);
+  const pattern = p.rawSegments.map((raw) => '/' + raw).join('');
+  return { parts, slots, names: slots.map((x) => x.name), pattern };
 }

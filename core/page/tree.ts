@@ -1,15 +1,14 @@
 // The handle `mount` returns: the mounted page tree, its routes, and the
 // id/urlFor helpers for use outside a request (boot-time checks, tests).
 //
-// Element ids: kebab(field path below the root) + "-" + kebab(method):
-//   App.todos      todoList     → "todos-todo-list"
-//   App (root page) header      → "app-header"
-// Longer than maxIdLength (40): "<last field>-<method>", plus "-" and four hex
-// of a hash of the field path when that short form is not unique in the tree.
+//   nodes  [App, App.index, App.admin, App.admin.user]   root first, each before its children
+//   order  [App.index, App.admin.user, App.admin, App]   children first: how routes registered
+//
+// Its nodes come built (mount.ts), their element ids given (element-ids.ts): the handle only indexes them.
 
 import { requestContext } from './context.ts';
-import { MountError, UrlForError } from '../errors.ts';
-import { kebab, shortHash } from './names.ts';
+import { UrlForError } from '../errors.ts';
+import { kebab } from './names.ts';
 import type { Component, PageNode } from './page-node.ts';
 import { StaticFiles } from '../http/static.ts';
 import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for.ts';
@@ -41,17 +40,14 @@ export class Tree<TRoot = unknown> {
   /** Prepended to every URL urlFor builds (an app behind a proxy at a sub-path). */
   readonly urlPrefix: string;
 
-  constructor(root: PageNode, maxIdLength: number, urlPrefix = '') {
-    this.root = root;
-    this.urlPrefix = urlPrefix;
-    const nodes: PageNode[] = [];
-    const walk = (n: PageNode) => {
-      nodes.push(n);
-      n.children.forEach(walk);
-    };
-    walk(root);
+  readonly #order: readonly PageNode[];
+
+  /** `nodes` root first, each before its children; `order` children first, as they registered. */
+  constructor(nodes: readonly PageNode[], order: readonly PageNode[], urlPrefix = '') {
+    this.root = nodes[0]!;
     this.nodes = nodes;
-    assignIds(root, nodes, maxIdLength);
+    this.#order = order;
+    this.urlPrefix = urlPrefix;
     for (const node of nodes) {
       for (const component of node.components) {
         const list = this.#byFn.get(component.fn) ?? [];
@@ -67,13 +63,7 @@ export class Tree<TRoot = unknown> {
    * @example tree.routes().map((r) => r.pattern) // → ["/{$}", "/todos", "/admin/users/{userId}"]
    */
   routes(): RouteInfo[] {
-    const order: PageNode[] = [];
-    const visit = (n: PageNode) => {
-      n.children.forEach(visit);
-      if (n.registered) order.push(n);
-    };
-    visit(this.root);
-    return order.flatMap((n) =>
+    return this.#order.flatMap((n) =>
       n.patterns.map((pattern) => ({
         pattern,
         title: n.title,
@@ -197,37 +187,4 @@ export class Tree<TRoot = unknown> {
   hasComponent(fn: unknown): boolean {
     return this.#byFn.has(fn);
   }
-}
-
-function assignIds(root: PageNode, nodes: PageNode[], maxIdLength: number): void {
-  const long: { node: PageNode; c: Component; id: string }[] = [];
-  for (const node of nodes) {
-    const prefix = node === root ? kebab(root.name) : fieldsBelowRoot(node).map(kebab).join('-');
-    for (const c of node.components) long.push({ node, c, id: `${prefix}-${c.kebab}` });
-  }
-  // Shorten the long ones, and count how often each candidate occurs.
-  const candidates = long.map((e) => (e.id.length > maxIdLength ? `${kebab(e.node.name)}-${e.c.kebab}` : e.id));
-  const count = new Map<string, number>();
-  for (const id of candidates) count.set(id, (count.get(id) ?? 0) + 1);
-  const owner = new Map<string, string>();
-  long.forEach((e, i) => {
-    let id = candidates[i]!;
-    if (id !== e.id && count.get(id)! > 1) id = `${id}-${shortHash(e.node.fieldPath)}`;
-    const other = owner.get(id);
-    const where = `${e.node.fieldPath}.${e.c.name}`;
-    if (other) {
-      throw new MountError(
-        where,
-        `element id "${id}" is also the id of ${other}; rename one of the fields or methods so their ids differ`,
-      );
-    }
-    owner.set(id, where);
-    e.c.id = id;
-  });
-}
-
-function fieldsBelowRoot(node: PageNode): string[] {
-  const names: string[] = [];
-  for (let n: PageNode | null = node; n && n.parent; n = n.parent) names.unshift(n.name);
-  return names;
 }

@@ -7,11 +7,16 @@
 //   urlFor('Admin.user', { userId: 7 })              → by field path
 //   urlFor('/admin/users/{userId}', { userId: 7 })   → by mounted pattern
 //
-// Each page node carries a compiled builder from the moment it is built (`node.url`): its full path split into
-// literal text and wildcard slots, so a call is a lookup and a join.
+// Each registered page node carries a builder from the moment it is built (`node.url`): its pattern's segments,
+// parsed once at mount (route.ts), as literal text and wildcard slots, so a call is a lookup and a join:
+//
+//   "/admin/users/{userId}" => parts ["/admin/users/", ""], slots [userId]  → "/admin/users/" + "7" + ""
+//
+// Suffix templates ('?page={page}') are not route patterns (they hold a query): they compile here, once each.
 
 import { UrlForError } from '../errors.ts';
 import type { PageNode } from './page-node.ts';
+import type { UrlBuilder } from './route.ts';
 
 /** Values for the placeholders of a URL. */
 export type UrlParams = Record<string, string | number>;
@@ -19,44 +24,8 @@ export type UrlParams = Record<string, string | number>;
 /** What urlFor accepts at runtime: a page class or object, a chain, a field path or a pattern. */
 export type UrlTargetValue = unknown;
 
-interface Slot {
-  name: string;
-  multi: boolean;
-}
-
-/** A compiled path: literal parts with slots between them. */
-export interface Builder {
-  parts: string[]; // parts.length === slots.length + 1
-  slots: Slot[];
-  names: string[]; // the slots' names
-  pattern: string; // for messages
-}
-
+// A `{name}` placeholder of a suffix template.
 const placeholderRe = /\{([^{}]*)\}/g;
-
-/**
- * Compiles a full path into a builder: `{$}` is dropped (its slash stays),
- * `{name}` and `{name...}` become slots.
- * @example compilePath('/admin/users/{userId}').slots // → [{ name: "userId", multi: false }]
- */
-export function compilePath(fullPath: string): Builder {
-  const parts: string[] = [];
-  const slots: Slot[] = [];
-  let text = '';
-  let last = 0;
-  for (const m of fullPath.matchAll(placeholderRe)) {
-    text += fullPath.slice(last, m.index);
-    last = m.index + m[0].length;
-    const inner = m[1]!;
-    if (inner === '$') continue; // adds nothing: the slash before it stays
-    parts.push(text);
-    text = '';
-    const multi = inner.endsWith('...');
-    slots.push({ name: multi ? inner.slice(0, -3) : inner, multi });
-  }
-  parts.push(text + fullPath.slice(last));
-  return { parts, slots, names: slots.map((x) => x.name), pattern: fullPath };
-}
 
 /** What error messages name the call after: the target urlFor was given, or a ready-made name. */
 export type Api = unknown;
@@ -95,7 +64,7 @@ export function buildUrl(
   // No closures on this path: under tsx each one costs a defineProperty call
   // (esbuild's keepNames), which was 70% of a urlFor call (bench/urlfor).
   let template = '';
-  let b: Builder | undefined;
+  let b: UrlBuilder | undefined;
   if (Array.isArray(target)) {
     const last = target.length - 1;
     const hasTemplate = last > 0 && typeof target[last] === 'string';
@@ -107,10 +76,10 @@ export function buildUrl(
       if (!next) level.set(target[i], (next = new Map()));
       level = next;
     }
-    b = level.get(chainEnd) as Builder | undefined;
+    b = level.get(chainEnd) as UrlBuilder | undefined;
     if (!b) {
       const steps = hasTemplate ? target.slice(0, last) : target;
-      b = indexOf(findNode(tree, steps, target), target).url;
+      b = builderOf(findNode(tree, steps, target), target);
       level.set(chainEnd, b);
     }
   } else {
@@ -123,7 +92,7 @@ export function buildUrl(
             ? resolvePattern(tree, target, target)
             : resolveFieldPath(tree, target, target)
           : findNode(tree, [target], target);
-      b = indexOf(node, target).url;
+      b = builderOf(node, target);
       cache.byTarget.set(target, b);
     }
   }
@@ -158,23 +127,23 @@ function paramValue(
   name: string,
   current: CurrentRoute | undefined,
   target: unknown,
-  b: Builder,
+  b: UrlBuilder,
   template: string,
 ): string {
   const v = params?.[name];
   if (v !== undefined) return typeof v === 'string' ? v : String(v);
-  if (current && current.node.registered && current.node.url.names.includes(name)) return current.req.pathValue(name);
+  if (current && current.node.url?.names.includes(name)) return current.req.pathValue(name);
   throw new UrlForError(`${callName(target)}: missing param "${name}" for "${b.pattern}${template}"`);
 }
 
 /** A tree's builders by the targets that name one page. */
 export interface UrlCache {
-  byTarget: Map<unknown, Builder>;
+  byTarget: Map<unknown, UrlBuilder>;
   byChain: ChainCache;
   templates: Map<string, CompiledTemplate>;
 }
 
-type ChainCache = Map<unknown, ChainCache | Builder>;
+type ChainCache = Map<unknown, ChainCache | UrlBuilder>;
 const chainEnd = Symbol('end of chain');
 
 /** An empty cache for a tree. */
@@ -248,7 +217,7 @@ function fillTemplate(
   params: UrlParams | undefined,
   current: CurrentRoute | undefined,
   target: unknown,
-  b: Builder,
+  b: UrlBuilder,
 ): string {
   let t = cache.templates.get(template);
   if (!t) cache.templates.set(template, (t = compileTemplate(template)));
@@ -348,17 +317,17 @@ function resolvePattern(tree: UrlTree, pattern: string, api: Api): PageNode {
   return node;
 }
 
-// A page group stands for its /{$} index child (GET or all methods preferred).
-function indexOf(node: PageNode, api: Api): PageNode {
-  if (node.registered) return node;
+// The builder of a page; a page group stands for its /{$} index child (GET or all methods preferred).
+function builderOf(node: PageNode, api: Api): UrlBuilder {
+  if (node.url) return node.url;
   const indexes = node.children.filter((c) => c.route === '/{$}' && c.registered);
   const best = indexes.find((c) => c.method === '' || c.method === 'GET') ?? indexes[0];
-  if (!best) {
+  if (!best?.url) {
     throw new UrlForError(
       `${callName(api)}: ${node.fieldPath} is a page group with no index page; add a route('/{$} Title', IndexPage) to it, or link to one of its pages`,
     );
   }
-  return best;
+  return best.url;
 }
 
 function describeTarget(t: unknown): string {
