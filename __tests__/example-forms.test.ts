@@ -3,7 +3,7 @@
 
 import { createApp } from '../pages-example/app.tsx';
 import { TaskPage, TasksPage } from '../pages-example/tasks.tsx';
-import { htmxRequest, type IdTarget } from '../core/index.ts';
+import { htmxRequest, type ComponentRef } from '../core/index.ts';
 
 let app: ReturnType<typeof createApp>;
 beforeEach(() => {
@@ -25,7 +25,7 @@ function plainPost(path: string, fields: Record<string, string>, headers: Record
 }
 
 /** What htmx `version` sends when a form posts `title` to `path` and swaps the answer into `target`. */
-function htmxPost(version: 2 | 4, path: string, title: string, target: IdTarget) {
+function htmxPost(version: 2 | 4, path: string, title: string, target: ComponentRef) {
   return app.mux.fetch(htmxRequest(path, { version, form: { title }, target }));
 }
 

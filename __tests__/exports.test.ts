@@ -1,3 +1,5 @@
+import { resolve } from 'node:path';
+import ts from 'typescript';
 import * as pagetree from '../core/index.ts';
 import * as node from '../core/node/index.ts';
 
@@ -56,4 +58,73 @@ test('the public names of pagetree', () => {
 
 test('the public names of pagetree/node', () => {
   expect(Object.keys(node).sort()).toEqual(['serve', 'shutdown', 'toNodeListener']);
+});
+
+// The names exported only as types (interfaces and type aliases), read by the compiler from the entry's
+// declarations: a renamed or accidental type shows up here too.
+test('the public type names of pagetree', () => {
+  const entry = resolve(__dirname, '../core/index.ts');
+  const program = ts.createProgram([entry], {
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    jsx: ts.JsxEmit.ReactJSX,
+    jsxImportSource: '@kitajs/html',
+    module: ts.ModuleKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+  });
+  const checker = program.getTypeChecker();
+  const types = checker
+    .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!)
+    .map((s) => s.getName())
+    .filter((name) => !(name in pagetree))
+    .sort();
+  expect(types).toEqual([
+    'Children',
+    'ComponentInfo',
+    'ComponentRef',
+    'CookieOptions',
+    'CrossOriginOptions',
+    'EmbeddedFile',
+    'EmbeddedFiles',
+    'ErrorHandler',
+    'ErrorPage',
+    'EventStream',
+    'EventStreamOptions',
+    'FieldName',
+    'FormResult',
+    'FormState',
+    'Handler',
+    'HandlerFunc',
+    'HandlerMatch',
+    'HandlerObject',
+    'HtmxDetails',
+    'HtmxRequestOptions',
+    'HxLocation',
+    'InvalidForm',
+    'Logger',
+    'Middleware',
+    'MountOptions',
+    'NodeKind',
+    'PageClass',
+    'PageNode',
+    'PageRef',
+    'PageRequest',
+    'ParamNames',
+    'ParseFormOptions',
+    'Register',
+    'RenderComponent',
+    'RenderTarget',
+    'Route',
+    'RouteInfo',
+    'StaticFiles',
+    'StaticOptions',
+    'Swap',
+    'SwapStyle',
+    'Tree',
+    'TriggerTime',
+    'UrlParams',
+    'UrlParamsArg',
+    'ValidForm',
+  ]);
 });

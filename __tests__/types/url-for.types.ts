@@ -1,7 +1,7 @@
 // Compile-time checks of urlFor, run by `tsc --noEmit` in `npm test`.
 // Each @ts-expect-error line is a call that must not compile.
 
-import { ServeMux, mount, route, type ParamNames, type UrlParamsArg, type UrlTarget } from '../../core/index.ts';
+import { ServeMux, mount, route, type ParamNames, type UrlParamsArg, type PageRef } from '../../core/index.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 type Expect<T extends true> = T;
@@ -134,7 +134,7 @@ site.urlFor(WithOptional, { c: 1 }); // so is one with an optional member more
 site.urlFor(about, { d: 1 }); // a page object
 site.urlFor([Section, Base], { s: 1, b: 2 });
 
-export function siteUrl<const T extends UrlTarget<Site>>(target: T, ...params: UrlParamsArg<Site, T>): string {
+export function siteUrl<const T extends PageRef<Site>>(target: T, ...params: UrlParamsArg<Site, T>): string {
   return site.urlFor(target, ...params); // a generic wrapper passes its arguments on
 }
 siteUrl(Base, { s: 1, b: 2 });

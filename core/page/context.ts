@@ -18,7 +18,7 @@ import type { PageNode } from './page-node.ts';
 import type { HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';
 import type { Tree } from './tree.ts';
-import type { RegisteredRoot, UrlParamsArg, UrlTarget } from './url-types.ts';
+import type { RegisteredRoot, UrlParamsArg, PageRef } from './url-types.ts';
 
 /** The state of one request inside the page pipeline. */
 export interface RequestContext {
@@ -115,7 +115,7 @@ export function rememberTree(tree: Tree): void {
  * function; a string passes through unchanged.
  * @example id(this.todoList) // → "todos-todo-list"
  */
-export function id(x: IdTarget): string {
+export function id(x: ComponentRef): string {
   if (typeof x === 'string') return x;
   const ctx = requestContext.getStore();
   if (ctx) return ctx.tree.id(x, ctx.node);
@@ -151,12 +151,12 @@ function chainId(chain: readonly unknown[]): string {
  * `#` + id(x), for `hx-target`; a string passes through unchanged.
  * @example idTarget(this.todoList) // → "#todos-todo-list"
  */
-export function idTarget(x: IdTarget): string {
+export function idTarget(x: ComponentRef): string {
   return typeof x === 'string' ? x : '#' + id(x);
 }
 
 /** What id() takes: a page method, a chain ending in a method name, or an id string. */
-export type IdTarget = ((...args: never[]) => unknown) | readonly [unknown, ...unknown[]] | string;
+export type ComponentRef = ((...args: never[]) => unknown) | readonly [unknown, ...unknown[]] | string;
 
 /**
  * The URL of a page, for links inside templates. Checked at compile time once
@@ -164,7 +164,7 @@ export type IdTarget = ((...args: never[]) => unknown) | readonly [unknown, ...u
  * request, missing params take the current route's values.
  * @example urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
  */
-export function urlFor<const T extends UrlTarget<RegisteredRoot>>(
+export function urlFor<const T extends PageRef<RegisteredRoot>>(
   target: T,
   ...params: UrlParamsArg<RegisteredRoot, T>
 ): string {

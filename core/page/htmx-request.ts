@@ -12,7 +12,7 @@
 //
 // `mux.fetch(request)` (or `tree`'s mux) answers it without a server.
 
-import { id, type IdTarget } from './context.ts';
+import { id, type ComponentRef } from './context.ts';
 
 /** What `htmxRequest` builds: which htmx, and what its request says. */
 export interface HtmxRequestOptions {
@@ -21,11 +21,11 @@ export interface HtmxRequestOptions {
   /** HTTP method; default GET (POST when `form` is given). */
   method?: string;
   /** The element to swap into: a page method or component (its id), or an id string; default none (body). */
-  target?: IdTarget;
+  target?: ComponentRef;
   /** That element's tag, which htmx 4 sends with the id (`div#list`); default "div". */
   targetTag?: string;
   /** The element that sent the request (htmx 2 `HX-Trigger`, htmx 4 `HX-Source`): its id or component. */
-  source?: IdTarget;
+  source?: ComponentRef;
   /** That element's tag, for htmx 4; default "button". */
   sourceTag?: string;
   /** That element's `name`, which htmx 2 sends as `HX-Trigger-Name`. */

@@ -13,7 +13,7 @@
 //   - htmx 4 dropped status 286: stopPolling() works for htmx 2 only (htmx 4: swap the poller away).
 //   - htmx 2 reads <hx-partial> only from 2.0.11 on, so htmx 2 gets hx-swap-oob, which every 2.x reads.
 
-import { context, idTarget, id as idOf, type IdTarget, type RequestContext } from './context.ts';
+import { context, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
 import { escapeHtml } from '../mux/response.ts';
 
 // The `hx-swap` styles both versions know, plus htmx 4's `textContent`: the type and the check read this one list.
@@ -57,7 +57,7 @@ export function hxTrigger(event: string, detail?: unknown, options: { after?: Tr
  * CSS selector string.
  * @example hxRetarget(this.errors) // → HX-Retarget: #tasks-errors
  */
-export function hxRetarget(target: IdTarget): void {
+export function hxRetarget(target: ComponentRef): void {
   put('hxRetarget', 'hx-retarget', idTarget(target));
 }
 
@@ -114,7 +114,7 @@ export interface HxLocation {
   /** The URL to GET, e.g. from `urlFor`. */
   path: string;
   /** Where to swap it: a page method or component (its id), or a CSS selector; default `body`. */
-  target?: IdTarget;
+  target?: ComponentRef;
   swap?: Swap;
   /** A CSS selector of the part of the answer to swap. */
   select?: string;
@@ -166,7 +166,7 @@ export function stopPolling(): boolean {
  * @example alsoRender(TasksPage.prototype.openCount, <>{open}</>)
  */
 export function alsoRender(
-  region: IdTarget,
+  region: ComponentRef,
   element: string | Promise<string>,
   options: { swap?: Swap; tag?: string } = {},
 ): void {

@@ -31,7 +31,7 @@ import type { Handler, HandlerFunc } from '../mux/request.ts';
 import { urlBuilder, type UrlBuilder } from './route.ts';
 
 /** A method of a page that renders: `page` or a partial. */
-export interface Component {
+export interface ComponentInfo {
   /** Method name, e.g. "todoList". */
   readonly name: string;
   /** The function `this.todoList` evaluates to on the page. */
@@ -59,7 +59,7 @@ export type Middleware = (next: HandlerFunc, node: PageNode) => Handler;
 export interface PageShape {
   readonly kind: NodeKind;
   /** Its rendering methods, `page` first; ids are given when the whole tree is known. */
-  readonly components: readonly Omit<Component, 'id'>[];
+  readonly components: readonly Omit<ComponentInfo, 'id'>[];
   readonly verbs: readonly VerbMethod[];
   /** The method of each pattern it registers ("" for every method); none for groups and empty nodes. */
   readonly methods: readonly string[];
@@ -106,7 +106,7 @@ export interface PageNodeInit extends PageShape {
 export class PageNode {
   readonly children: readonly PageNode[];
   readonly kind: NodeKind;
-  readonly components: readonly Component[];
+  readonly components: readonly ComponentInfo[];
   /** The pattern it registers (`METHOD /full/path`), or "" for groups and empty nodes; the first of `patterns`. */
   readonly pattern: string;
   /**
@@ -179,15 +179,15 @@ export class PageNode {
   }
 
   /** The component whose function is `fn` (`this.todoList`), if the page has one. */
-  componentOf(fn: unknown): Component | undefined {
+  componentOf(fn: unknown): ComponentInfo | undefined {
     return this.components.find((c) => c.fn === fn);
   }
 }
 
 // The rendering methods of a page, in declaration order: own function fields
 // first (instances given as object literals), then the prototype chain.
-function findComponents(page: object): Omit<Component, 'id'>[] {
-  const found: Omit<Component, 'id'>[] = [];
+function findComponents(page: object): Omit<ComponentInfo, 'id'>[] {
+  const found: Omit<ComponentInfo, 'id'>[] = [];
   const seen = new Set<string>();
   const add = (name: string, value: unknown) => {
     if (seen.has(name)) return;
@@ -196,7 +196,7 @@ function findComponents(page: object): Omit<Component, 'id'>[] {
       return;
     }
     // `this.x` is what users pass to id() and target.is(): read it off the page.
-    const fn = (page as Record<string, unknown>)[name] as Component['fn'];
+    const fn = (page as Record<string, unknown>)[name] as ComponentInfo['fn'];
     found.push({ name, fn, kebab: kebabName(name) });
   };
   for (const name of Object.keys(page)) add(name, (page as Record<string, unknown>)[name]);

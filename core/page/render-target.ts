@@ -17,7 +17,7 @@
 //   true        (none)             HX-Boosted: true              → page       false
 
 import { kebab } from './names.ts';
-import type { Component, PageNode } from './page-node.ts';
+import type { ComponentInfo, PageNode } from './page-node.ts';
 import type { HtmxDetails } from './htmx-details.ts';
 
 /** The part of the page a request asks for; `props(req, target)` receives it. */
@@ -42,12 +42,12 @@ export interface RenderTarget {
 class Target implements RenderTarget {
   readonly id: string | null;
   readonly partial: boolean;
-  readonly selected: Component | null;
+  readonly selected: ComponentInfo | null;
   readonly node: PageNode;
   // An htmx request that names an element: a standalone component may render it.
   readonly #asked: boolean;
 
-  constructor(node: PageNode, id: string | null = null, selected: Component | null = null, asked = false) {
+  constructor(node: PageNode, id: string | null = null, selected: ComponentInfo | null = null, asked = false) {
     this.id = id;
     this.selected = selected;
     this.partial = selected !== null && selected.name !== 'page';
@@ -68,7 +68,7 @@ class Target implements RenderTarget {
 }
 
 /** The component a target selected, or null for the full page. */
-export function selectedComponent(target: RenderTarget): Component | null {
+export function selectedComponent(target: RenderTarget): ComponentInfo | null {
   return target instanceof Target ? target.selected : null;
 }
 
@@ -90,8 +90,8 @@ export function selectTarget(node: PageNode, hx: HtmxDetails): RenderTarget {
  * else the longest kebab name that ends the id at a hyphen (ties: declaration order).
  * @example matchComponent(components, 'main-todo-list') // → the todoList component
  */
-export function matchComponent(components: readonly Component[], id: string): Component | null {
-  let best: Component | null = null;
+export function matchComponent(components: readonly ComponentInfo[], id: string): ComponentInfo | null {
+  let best: ComponentInfo | null = null;
   for (const c of components) if (c.id === id) return c;
   for (const c of components) if (c.kebab === id) return c;
   for (const c of components) {

@@ -9,10 +9,10 @@
 import { requestContext } from './context.ts';
 import { UrlForError } from '../errors.ts';
 import { kebab } from './names.ts';
-import type { Component, PageNode } from './page-node.ts';
+import type { ComponentInfo, PageNode } from './page-node.ts';
 import { StaticFiles } from '../http/static.ts';
 import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for.ts';
-import type { UrlParamsArg, UrlTarget } from './url-types.ts';
+import type { UrlParamsArg, PageRef } from './url-types.ts';
 
 /** One registered route, as `tree.routes()` lists it. */
 export interface RouteInfo {
@@ -32,7 +32,7 @@ export class Tree<TRoot = unknown> {
   /** Phantom: the root class's type, for typed helpers. */
   declare readonly __root?: TRoot;
   readonly nodes: readonly PageNode[];
-  readonly #byFn = new Map<unknown, { node: PageNode; component: Component }[]>();
+  readonly #byFn = new Map<unknown, { node: PageNode; component: ComponentInfo }[]>();
   readonly #urls = urlCache();
   readonly #staticUrls = new Map<string, string>();
 
@@ -131,7 +131,7 @@ export class Tree<TRoot = unknown> {
    * params take the current route's path values.
    * @example tree.urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
    */
-  urlFor<const T extends UrlTarget<TRoot>>(target: T, ...params: UrlParamsArg<TRoot, T>): string {
+  urlFor<const T extends PageRef<TRoot>>(target: T, ...params: UrlParamsArg<TRoot, T>): string {
     const ctx = requestContext.getStore();
     const current = ctx && ctx.tree === (this as Tree) ? ctx : undefined;
     return buildUrl(this, this.#urls, target, (params as unknown[])[0] as UrlParams | undefined, current);

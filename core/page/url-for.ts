@@ -21,9 +21,6 @@ import type { UrlBuilder } from './route.ts';
 /** Values for the placeholders of a URL. */
 export type UrlParams = Record<string, string | number>;
 
-/** What urlFor accepts at runtime: a page class or object, a chain, a field path or a pattern. */
-export type UrlTargetValue = unknown;
-
 // A `{name}` placeholder of a suffix template.
 const placeholderRe = /\{([^{}]*)\}/g;
 
@@ -57,7 +54,7 @@ export interface UrlTree {
 export function buildUrl(
   tree: UrlTree,
   cache: UrlCache,
-  target: UrlTargetValue,
+  target: unknown, // a page class or object, a chain, a field path or a pattern
   params: UrlParams | undefined,
   current?: CurrentRoute,
 ): string {

@@ -84,7 +84,7 @@ export type PageEntries<TNode, TParams extends string = never, TDepth extends nu
 >;
 
 /** What urlFor accepts for a tree: a mounted page, a chain of them (a template last), or a string. */
-export type UrlTarget<TRoot> = unknown extends TRoot
+export type PageRef<TRoot> = unknown extends TRoot
   ? unknown
   : RootRoute<TRoot>['targets'] | readonly [ChainStep<TRoot>, ...(ChainStep<TRoot> | string)[]] | string;
 
@@ -162,7 +162,7 @@ type ChainArgs<TRoot, TChain> = TChain extends readonly [...infer TInit, infer T
 // branch for every target of the tree at once: the first call of a program on
 // bench/types' tree cost 108K instantiations and ~0.55 s, ~70K of them for that
 // constraint. As a property read, the constraint is ArgsByKind's index
-// signature: the first call costs 28K (the route records and UrlTarget, needed
+// signature: the first call costs 28K (the route records and PageRef, needed
 // anyway) and ~0.15 s. (The first version of these types, with distributive
 // conditionals on T, cost 3M instantiations and 8 s for one call.)
 export type UrlParamsArg<TRoot, T> = unknown extends TRoot
