@@ -69,8 +69,13 @@ export function collect(
     // A route without a method takes its parent's: 'GET /admin' makes the admin section GET-only.
     const method = tag.method || (parent ? parent.method : '');
     const shape = readPage(page, method, fields.length > 0);
+    // Every field spelled out, no `...shape`: a spread followed by more fields built each draft property by
+    // property (mount took 2.3× as long; bench:mount).
     const draft: Draft = {
-      ...shape,
+      kind: shape.kind,
+      components: shape.components,
+      verbs: shape.verbs,
+      methods: shape.methods,
       name,
       title: tag.title,
       method,
