@@ -20,6 +20,7 @@
 // instead of 2 per method, and one tree is walked for all (bench/router).
 
 import { type Pattern } from './pattern.ts';
+import { LiteralIndex } from './literal-index.ts';
 import { SplitPath } from './split-path.ts';
 
 export { SplitPath };
@@ -45,8 +46,8 @@ class PathNode<THandler> {
   mask = 0;
   /** The routes of the patterns that end here, one per method ("" for none). */
   routes: Route<THandler>[] | null = null;
-  /** Literal children by unescaped segment; an empty literal ("//foo") is the key "". */
-  literals: Map<string, PathNode<THandler>> | null = null;
+  /** The literal children by unescaped segment; an empty literal ("//foo") is the key "". */
+  literals: LiteralIndex<PathNode<THandler>> | null = null;
   /** The child for a single wildcard. */
   wild: PathNode<THandler> | null = null;
   /**
@@ -98,9 +99,9 @@ export class RoutingNode<THandler> {
       else if (seg.wild) n = n.wild ??= new PathNode();
       else if (seg.dollar) n = n.dollar ??= new PathNode();
       else {
-        n.literals ??= new Map();
+        n.literals ??= new LiteralIndex();
         let c = n.literals.get(seg.s);
-        if (c === undefined) n.literals.set(seg.s, (c = new PathNode()));
+        if (c === undefined) n.literals.add(seg.s, (c = new PathNode()));
         n = c;
       }
       n.mask |= bit;
@@ -198,12 +199,10 @@ function matchPath<THandler>(
       if (r !== null) return r;
     }
   } else {
-    if (n.literals !== null) {
-      const c = n.literals.get(sp.segs[i]!);
-      if (c !== undefined && (c.mask & bit) !== 0) {
-        const r = matchPath(c, sp, i + 1, bit, method);
-        if (r !== null) return r;
-      }
+    const c = n.literals !== null ? sp.literal(n.literals, i) : undefined;
+    if (c !== undefined && (c.mask & bit) !== 0) {
+      const r = matchPath(c, sp, i + 1, bit, method);
+      if (r !== null) return r;
     }
     const w = n.wild;
     if (w !== null && (w.mask & bit) !== 0) {
@@ -227,7 +226,7 @@ function collectMethods<THandler>(n: PathNode<THandler>, sp: SplitPath, i: numbe
   if (i === sp.trail) {
     if (n.dollar !== null) collectMethods(n.dollar, sp, i + 1, methods);
   } else {
-    const c = n.literals?.get(sp.segs[i]!);
+    const c = n.literals !== null ? sp.literal(n.literals, i) : undefined;
     if (c !== undefined) collectMethods(c, sp, i + 1, methods);
     if (n.wild !== null) collectMethods(n.wild, sp, i + 1, methods);
   }

@@ -1,10 +1,14 @@
 // A request path cut into its unescaped segments, for the routing tree.
 //
-//   "/a/b%2Fc/" => segs ["a", "b/c", "/"], starts [0, 2, 8, 9], trailingAt 2 (the trailing slash)
-//   "/a/%2F"    => segs ["a", "/"],        starts [0, 2, 6],    trailingAt -1 (an escaped slash is a segment)
+//   "/a/b/"     => starts [0, 2, 4, 5], trailingAt 2 (the trailing slash)
+//   "/a/b%2Fc/" => starts [0, 2, 8, 9], segs ["a", "b/c", "/"], trailingAt 2
+//   "/a/%2F"    => starts [0, 2, 6],    segs ["a", "/"],        trailingAt -1 (an escaped slash is a segment)
 //
 // starts[i] is the "/" before segment i; starts[n] is the path's length, which
-// is where the slash of "path + '/'" would stand. withSlash(true) makes the
+// is where the slash of "path + '/'" would stand. A path without escapes is
+// not cut into strings: literals are compared in place (matchLiteral), and
+// only wildcard values are sliced out, once the route is known. Slicing every
+// segment was 17% of a hit's time (bench/router, --cpu-prof). withSlash(true) makes the
 // searches see that path (Go's trailing-slash redirect and the 405 both ask
 // about it) without building or splitting a second string.
 //
@@ -13,6 +17,7 @@
 // reusing the arrays saves three allocations a request (bench/router: the
 // split was ~6% of a hit's time, the allocations another ~5% in GC).
 
+import type { LiteralIndex } from './literal-index.ts';
 import { pathUnescape, type Pattern } from './pattern.ts';
 
 export class SplitPath {
@@ -26,7 +31,7 @@ export class SplitPath {
   slashed = false;
   /** The index of the trailing slash among the segments the searches see, or -1. */
   trail = -1;
-  /** The segments, unescaped; only the first `end` are this path's (the array is reused). */
+  /** The segments, unescaped, when the path has escapes; only the first `end` are this path's (the array is reused). */
   readonly segs: string[] = [];
   /** Where segment i starts: the index of the "/" before it; starts[n] is the path's length. */
   readonly starts: number[] = [];
@@ -63,8 +68,8 @@ export class SplitPath {
       }
       let next = path.indexOf('/', start + 1);
       if (next < 0) next = path.length;
-      const seg = path.slice(start + 1, next);
-      segs[n++] = escaped ? pathUnescape(seg) : seg;
+      if (escaped) segs[n] = pathUnescape(path.slice(start + 1, next));
+      n++;
       start = next;
     }
     starts[n] = path.length;
@@ -83,7 +88,13 @@ export class SplitPath {
     this.slashed = on;
     this.end = on ? this.#n + 1 : this.#n;
     this.trail = on ? this.#n : this.#trailingAt;
-    if (on) this.segs[this.#n] = '/';
+  }
+
+  /** The child whose literal is segment i (not a trailing slash), or undefined. */
+  literal<TValue>(index: LiteralIndex<TValue>, i: number): TValue | undefined {
+    if (this.escaped) return index.findSegment(this.segs[i]!);
+    const start = this.starts[i]! + 1;
+    return index.find(this.path, start, this.starts[i + 1]! - start);
   }
 
   /**
@@ -108,7 +119,8 @@ export class SplitPath {
     for (let i = 0; i < segments.length; i++) {
       const seg = segments[i]!;
       if (!seg.wild) continue;
-      if (!seg.multi) values.push(this.segs[i]!);
+      if (!seg.multi)
+        values.push(this.escaped ? this.segs[i]! : this.path.slice(this.starts[i]! + 1, this.starts[i + 1]));
       // A trailing slash in a pattern is a nameless multi: it has no value.
       else if (seg.s !== '') values.push(pathUnescape(this.path.slice(this.starts[i]! + 1)));
     }
