@@ -32,10 +32,13 @@ export class Route<THandler> {
   readonly pattern: Pattern | null;
   /** The pattern string Go reports (r.Pattern): the registered one, or what the mux's own answer reports. */
   readonly str: string;
+  /** The pattern's method (read on every search, one load nearer than pattern.method). */
+  readonly method: string;
   constructor(handler: THandler, pattern: Pattern | null, str = pattern?.str ?? '') {
     this.handler = handler;
     this.pattern = pattern;
     this.str = str;
+    this.method = pattern?.method ?? '';
   }
 }
 
@@ -74,6 +77,8 @@ export class RoutingNode<THandler> {
   // A bit for each method ("" included), for PathNode.mask. Past 31 methods bits are shared: a shared bit only
   // means a branch is searched that holds another method's patterns, and the search finds no route there.
   #bits = new Map<string, number>();
+  #getBit = 0;
+  #anyBit = 0;
 
   /** Whether some pattern has a host: if none does, the request's host need not be looked at. */
   get hasHosts(): boolean {
@@ -91,6 +96,8 @@ export class RoutingNode<THandler> {
     }
     let bit = this.#bits.get(p.method);
     if (bit === undefined) this.#bits.set(p.method, (bit = 1 << (this.#bits.size % 31)));
+    if (p.method === 'GET') this.#getBit = bit;
+    if (p.method === '') this.#anyBit = bit;
     let n = t.root;
     n.mask |= bit;
     let literal = true;
@@ -109,7 +116,7 @@ export class RoutingNode<THandler> {
       if (seg.wild || (!seg.dollar && seg.s.includes('/'))) literal = false;
     }
     const routes = (n.routes ??= []);
-    const same = routes.find((r) => r.pattern!.method === p.method);
+    const same = routes.find((r) => r.method === p.method);
     if (same) throw new Error(`routing tree: ${p.str} lands on the leaf of ${same.str}`);
     routes.push(new Route(handler, p));
     if (literal) t.static.set(staticPath(p), n);
@@ -120,50 +127,45 @@ export class RoutingNode<THandler> {
    * wildcard values onto it in pattern order.
    */
   match(host: string, method: string, path: SplitPath, matches?: string[]): Route<THandler> | null {
+    const bit = this.#bits.get(method) ?? 0;
     let r: Route<THandler> | null = null;
     // A pattern with this host wins; if none matches, fall back to patterns without a host.
     if (host !== '' && this.#hosts !== null) {
       const t = this.#hosts.get(host);
-      if (t !== undefined) r = this.#matchMethodAndPath(t, method, path);
+      if (t !== undefined) r = this.#matchMethodAndPath(t, method, bit, path);
     }
-    if (r === null && this.#any !== null) r = this.#matchMethodAndPath(this.#any, method, path);
+    if (r === null && this.#any !== null) r = this.#matchMethodAndPath(this.#any, method, bit, path);
     if (r !== null && matches !== undefined) matches.push(...path.values(r.pattern!));
     return r;
   }
 
-  // Go's matchMethodAndPath: the request's method, then GET for HEAD, then patterns without a method.
-  #matchMethodAndPath(t: HostTree<THandler>, method: string, path: SplitPath): Route<THandler> | null {
-    const bit = this.#bits.get(method);
-    if (bit !== undefined && (t.root.mask & bit) !== 0) {
+  // Go's matchMethodAndPath: the request's method, then GET for HEAD, then patterns without a method. A
+  // method with no pattern in this tree costs one test of the root's mask.
+  #matchMethodAndPath(t: HostTree<THandler>, method: string, bit: number, path: SplitPath): Route<THandler> | null {
+    const root = t.root;
+    if ((root.mask & bit) !== 0) {
       if (!path.escaped && !path.slashed) {
         const leaf = t.static.get(path.path);
         const r = leaf !== undefined ? routeFor(leaf.routes!, method) : null;
         if (r !== null) return r;
       }
-      path.split();
-      const r = matchPath(t.root, path, 0, bit, method);
+      const r = matchPath(root, path, 0, bit, method);
       if (r !== null) return r;
     }
-    if (method === 'HEAD') {
-      const r = this.#matchAnyPath(t, 'GET', path);
+    if (method === 'HEAD' && (root.mask & this.#getBit) !== 0) {
+      const r = matchPath(root, path, 0, this.#getBit, 'GET');
       if (r !== null) return r;
     }
-    return this.#matchAnyPath(t, '', path);
-  }
-
-  #matchAnyPath(t: HostTree<THandler>, method: string, path: SplitPath): Route<THandler> | null {
-    const bit = this.#bits.get(method);
-    if (bit === undefined || (t.root.mask & bit) === 0) return null;
-    path.split();
-    return matchPath(t.root, path, 0, bit, method);
+    return (root.mask & this.#anyBit) !== 0 ? matchPath(root, path, 0, this.#anyBit, '') : null;
   }
 
   /**
    * Adds to `methods` each method for which host and path would match, as Go's matchingMethods: patterns
-   * without a method are left out, since they would have matched; GET brings HEAD.
+   * without a method are left out, since they would have matched; GET brings HEAD. With withSlash(true),
+   * for the path with and without the slash: Go asks about both, and one walk answers both (their walks are
+   * the same until the end of the path).
    */
   matchingMethods(host: string, path: SplitPath, methods: Set<string>): void {
-    path.split();
     if (host !== '' && this.#hosts !== null) {
       const t = this.#hosts.get(host);
       if (t !== undefined) collectMethods(t.root, path, 0, methods);
@@ -176,7 +178,7 @@ export class RoutingNode<THandler> {
 
 // The route for a method among a node's routes, or null.
 function routeFor<THandler>(routes: readonly Route<THandler>[], method: string): Route<THandler> | null {
-  for (let i = 0; i < routes.length; i++) if (routes[i]!.pattern!.method === method) return routes[i]!;
+  for (let i = 0; i < routes.length; i++) if (routes[i]!.method === method) return routes[i]!;
   return null;
 }
 
@@ -220,17 +222,19 @@ function matchPath<THandler>(
 // what a search per method would find.
 function collectMethods<THandler>(n: PathNode<THandler>, sp: SplitPath, i: number, methods: Set<string>): void {
   if (i === sp.end) {
-    if (n.routes !== null) for (const r of n.routes) methods.add(r.pattern!.method);
+    if (n.routes !== null) for (const r of n.routes) methods.add(r.method);
     return;
   }
   if (i === sp.trail) {
+    // The slash of withSlash(true): the path without it ends here.
+    if (sp.slashed && n.routes !== null) for (const r of n.routes) methods.add(r.method);
     if (n.dollar !== null) collectMethods(n.dollar, sp, i + 1, methods);
   } else {
     const c = n.literals !== null ? sp.literal(n.literals, i) : undefined;
     if (c !== undefined) collectMethods(c, sp, i + 1, methods);
     if (n.wild !== null) collectMethods(n.wild, sp, i + 1, methods);
   }
-  if (n.multi !== null) for (const r of n.multi.routes!) methods.add(r.pattern!.method);
+  if (n.multi !== null) for (const r of n.multi.routes!) methods.add(r.method);
 }
 
 // The exact path an all-literal pattern matches: "/a/{$}" → "/a/".

@@ -151,16 +151,16 @@ export class ServeMux implements HandlerObject {
     // Go's server answers the request target "*" (OPTIONS *) with 400 before routing.
     if (target.path === '*') return badRequest;
     const tree = this.#tree;
+    const sp = this.#split;
     let host = target.host;
     let path = target.path;
+    sp.reset(path);
     // CONNECT requests are not canonicalized, but the "/tree" → "/tree/" redirect applies.
     if (method !== 'CONNECT') {
       // Without host patterns the host decides nothing.
       host = tree.hasHosts ? stripHostPort(host) : '';
-      path = cleanPath(path);
+      if (!sp.clean) sp.reset((path = cleanPath(path)));
     }
-    const sp = this.#split;
-    sp.reset(path);
     const r = tree.match(host, method, sp);
     // The path with a trailing slash, for the redirect and the 405 (Go issue 67657: not for one that has it).
     const slashable = path !== '' && path.charCodeAt(path.length - 1) !== 47;
@@ -177,11 +177,8 @@ export class ServeMux implements HandlerObject {
     // Not Found or Method Not Allowed: does another method match this path, or the path with a slash
     // (as the trailing-slash redirect would)?
     const methods = new Set<string>();
+    sp.withSlash(slashable);
     tree.matchingMethods(host, sp, methods);
-    if (slashable) {
-      sp.withSlash(true);
-      tree.matchingMethods(host, sp, methods);
-    }
     if (methods.size === 0) return this.#notFound;
     const allow = [...methods].sort().join(', ');
     return new Route<Handler>(() => textError(405, 'Method Not Allowed', { allow }), null);

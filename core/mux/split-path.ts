@@ -35,27 +35,23 @@ export class SplitPath {
   readonly segs: string[] = [];
   /** Where segment i starts: the index of the "/" before it; starts[n] is the path's length. */
   readonly starts: number[] = [];
+  /** Whether the path is clean (cleanPath would return it as it is): rooted, no "//", "." or ".." segment. */
+  clean = true;
   #n = 0;
   #trailingAt = -1;
-  #split = false;
 
   constructor(path = '/') {
     this.reset(path);
   }
 
-  /** Starts over with another path; the cutting waits until a search needs the segments. */
+  /**
+   * Starts over with another path and cuts it. The same pass tells whether the path is clean, which spares
+   * the mux a scan of its own for the path that nearly every request has (isClean was ~2% of a hit).
+   */
   reset(path: string): void {
-    this.path = path;
-    this.escaped = path.includes('%');
-    this.#split = false;
-    this.slashed = false;
-  }
-
-  /** Cuts the path into segments (once per reset). Every search of the tree calls it first. */
-  split(): void {
-    if (this.#split) return;
-    this.#split = true;
-    const { path, segs, starts, escaped } = this;
+    const escaped = path.includes('%');
+    const { segs, starts } = this;
+    let clean = path.charCodeAt(0) === 47;
     let n = 0;
     let trailingAt = -1;
     let start = 0;
@@ -68,11 +64,22 @@ export class SplitPath {
       }
       let next = path.indexOf('/', start + 1);
       if (next < 0) next = path.length;
+      const len = next - start - 1;
+      // "//", "/./" and "/../" (or "/." and "/.." at the end) are what cleanPath removes.
+      if (
+        len === 0 ||
+        (len <= 2 && path.charCodeAt(start + 1) === 46 && (len === 1 || path.charCodeAt(start + 2) === 46))
+      )
+        clean = false;
       if (escaped) segs[n] = pathUnescape(path.slice(start + 1, next));
       n++;
       start = next;
     }
     starts[n] = path.length;
+    this.path = path;
+    this.escaped = escaped;
+    this.clean = clean;
+    this.slashed = false;
     this.#n = n;
     this.#trailingAt = trailingAt;
     this.end = n;
@@ -84,7 +91,6 @@ export class SplitPath {
    * Only for a path that does not end in a slash (Go issue 67657: "/a/" is not retried as "/a//").
    */
   withSlash(on: boolean): void {
-    this.split();
     this.slashed = on;
     this.end = on ? this.#n + 1 : this.#n;
     this.trail = on ? this.#n : this.#trailingAt;
