@@ -41,7 +41,15 @@ export class LiteralIndex<TValue> {
     const from = this.#from;
     if (len + 1 >= from.length) return undefined;
     const end = from[len + 1]!;
-    for (let k = from[len]!; k < end; k++) if (path.startsWith(this.#keys[k]!, start)) return this.#values[k];
+    const keys = this.#keys;
+    // Compared by char code, not path.startsWith(key, start): the builtin call cost more than the compare
+    // itself, ~45% of a search's time (--cpu-prof line ticks).
+    for (let k = from[len]!; k < end; k++) {
+      const key = keys[k]!;
+      let j = 0;
+      while (j < len && path.charCodeAt(start + j) === key.charCodeAt(j)) j++;
+      if (j === len) return this.#values[k];
+    }
     return undefined;
   }
 

@@ -60,6 +60,8 @@ class PathNode<THandler> {
   multi: PathNode<THandler> | null = null;
   /** The child for {$}, which only a trailing slash reaches (Go keys it "/", where a %2F segment reaches it too). */
   dollar: PathNode<THandler> | null = null;
+  /** The Allow header of a 405 that only this node's routes would match: "GET, HEAD, POST" (see allowList). */
+  allow = '';
 }
 
 // The tree of the patterns of one host ("" for any host).
@@ -119,6 +121,7 @@ export class RoutingNode<THandler> {
     const same = routes.find((r) => r.method === p.method);
     if (same) throw new Error(`routing tree: ${p.str} lands on the leaf of ${same.str}`);
     routes.push(new Route(handler, p));
+    n.allow = allowList([n]);
     if (literal) t.static.set(staticPath(p), n);
   }
 
@@ -166,14 +169,30 @@ export class RoutingNode<THandler> {
    * the same until the end of the path).
    */
   matchingMethods(host: string, path: SplitPath, methods: Set<string>): void {
+    for (const m of this.allowedMethods(host, path).split(', ')) if (m !== '') methods.add(m);
+  }
+
+  /** matchingMethods as the Allow header of a 405 ("GET, HEAD"), or "" when no method would match. */
+  allowedMethods(host: string, path: SplitPath): string {
+    const leaves: PathNode<THandler>[] = [];
     if (host !== '' && this.#hosts !== null) {
       const t = this.#hosts.get(host);
-      if (t !== undefined) collectMethods(t.root, path, 0, methods);
+      if (t !== undefined) collectLeaves(t.root, path, 0, leaves);
     }
-    if (this.#any !== null) collectMethods(this.#any.root, path, 0, methods);
-    methods.delete('');
-    if (methods.has('GET')) methods.add('HEAD');
+    if (this.#any !== null) collectLeaves(this.#any.root, path, 0, leaves);
+    // Usually one node matches ("POST /emojis" → "/emojis"), whose list is made at registration: building
+    // and sorting a Set was a quarter of a miss's time (bench/router, --cpu-prof).
+    if (leaves.length === 0) return '';
+    return leaves.length === 1 ? leaves[0]!.allow : allowList(leaves);
   }
+}
+
+// The methods of the routes of some nodes as an Allow header: sorted, without "", HEAD with GET.
+function allowList<THandler>(nodes: readonly PathNode<THandler>[]): string {
+  const methods = new Set<string>();
+  for (const n of nodes) for (const r of n.routes!) if (r.method !== '') methods.add(r.method);
+  if (methods.has('GET')) methods.add('HEAD');
+  return [...methods].sort().join(', ');
 }
 
 // The route for a method among a node's routes, or null.
@@ -217,24 +236,24 @@ function matchPath<THandler>(
   return m !== null && (m.mask & bit) !== 0 ? routeFor(m.routes!, method) : null;
 }
 
-// The methods of every route that matches the path from segment i on: matchPath's steps, every branch taken.
-// A method's patterns match a path exactly when matchPath would find one of them, so this is the union of
-// what a search per method would find.
-function collectMethods<THandler>(n: PathNode<THandler>, sp: SplitPath, i: number, methods: Set<string>): void {
+// Pushes every node with routes that match the path from segment i on: matchPath's steps, every branch
+// taken. A method's patterns match a path exactly when matchPath would find one of them, so their methods
+// are the union of what a search per method would find.
+function collectLeaves<THandler>(n: PathNode<THandler>, sp: SplitPath, i: number, leaves: PathNode<THandler>[]): void {
   if (i === sp.end) {
-    if (n.routes !== null) for (const r of n.routes) methods.add(r.method);
+    if (n.routes !== null) leaves.push(n);
     return;
   }
   if (i === sp.trail) {
     // The slash of withSlash(true): the path without it ends here.
-    if (sp.slashed && n.routes !== null) for (const r of n.routes) methods.add(r.method);
-    if (n.dollar !== null) collectMethods(n.dollar, sp, i + 1, methods);
+    if (sp.slashed && n.routes !== null) leaves.push(n);
+    if (n.dollar !== null) collectLeaves(n.dollar, sp, i + 1, leaves);
   } else {
     const c = n.literals !== null ? sp.literal(n.literals, i) : undefined;
-    if (c !== undefined) collectMethods(c, sp, i + 1, methods);
-    if (n.wild !== null) collectMethods(n.wild, sp, i + 1, methods);
+    if (c !== undefined) collectLeaves(c, sp, i + 1, leaves);
+    if (n.wild !== null) collectLeaves(n.wild, sp, i + 1, leaves);
   }
-  if (n.multi !== null) for (const r of n.multi.routes!) methods.add(r.method);
+  if (n.multi !== null) leaves.push(n.multi);
 }
 
 // The exact path an all-literal pattern matches: "/a/{$}" → "/a/".

@@ -176,11 +176,9 @@ export class ServeMux implements HandlerObject {
     if (r !== null) return r;
     // Not Found or Method Not Allowed: does another method match this path, or the path with a slash
     // (as the trailing-slash redirect would)?
-    const methods = new Set<string>();
     sp.withSlash(slashable);
-    tree.matchingMethods(host, sp, methods);
-    if (methods.size === 0) return this.#notFound;
-    const allow = [...methods].sort().join(', ');
+    const allow = tree.allowedMethods(host, sp);
+    if (allow === '') return this.#notFound;
     return new Route<Handler>(() => textError(405, 'Method Not Allowed', { allow }), null);
   }
 }
