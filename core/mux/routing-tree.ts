@@ -64,23 +64,19 @@ class PathNode<THandler> {
   allow = '';
 }
 
-// The tree of the patterns of one host ("" for any host).
-class HostTree<THandler> {
-  readonly root = new PathNode<THandler>();
-  // The leaves of all-literal patterns by their exact path ("/a/{$}" → "/a/"). The search tries literals
-  // first at every level, so a route found here for the request's own method is what the search would find;
-  // one Map lookup instead of a walk makes static routes about 3x faster (bench/router).
-  readonly static = new Map<string, PathNode<THandler>>();
-}
-
 export class RoutingNode<THandler> {
-  #any: HostTree<THandler> | null = null;
-  #hosts: Map<string, HostTree<THandler>> | null = null;
+  // The root of the paths of the patterns without a host, and of each host's. There is no Map of the
+  // all-literal paths beside them: since literals are compared in place, such a Map sped static routes up by
+  // ~20% but slowed the GitHub table (1/5 static) by ~10%, every other request paying a lookup (bench/router).
+  #any: PathNode<THandler> | null = null;
+  #hosts: Map<string, PathNode<THandler>> | null = null;
   // A bit for each method ("" included), for PathNode.mask. Past 31 methods bits are shared: a shared bit only
   // means a branch is searched that holds another method's patterns, and the search finds no route there.
   #bits = new Map<string, number>();
   #getBit = 0;
   #anyBit = 0;
+  #lastMethod = '';
+  #lastBit = 0;
 
   /** Whether some pattern has a host: if none does, the request's host need not be looked at. */
   get hasHosts(): boolean {
@@ -89,20 +85,20 @@ export class RoutingNode<THandler> {
 
   /** Adds a pattern and its handler. */
   addPattern(p: Pattern, handler: THandler): void {
-    let t: HostTree<THandler>;
-    if (p.host === '') t = this.#any ??= new HostTree();
+    let root: PathNode<THandler>;
+    if (p.host === '') root = this.#any ??= new PathNode();
     else {
       this.#hosts ??= new Map();
-      t = this.#hosts.get(p.host) ?? new HostTree();
-      this.#hosts.set(p.host, t);
+      root = this.#hosts.get(p.host) ?? new PathNode();
+      this.#hosts.set(p.host, root);
     }
     let bit = this.#bits.get(p.method);
     if (bit === undefined) this.#bits.set(p.method, (bit = 1 << (this.#bits.size % 31)));
+    if (p.method === this.#lastMethod) this.#lastBit = bit;
     if (p.method === 'GET') this.#getBit = bit;
     if (p.method === '') this.#anyBit = bit;
-    let n = t.root;
+    let n = root;
     n.mask |= bit;
-    let literal = true;
     for (const seg of p.segments) {
       if (seg.multi) n = n.multi ??= new PathNode();
       else if (seg.wild) n = n.wild ??= new PathNode();
@@ -114,15 +110,12 @@ export class RoutingNode<THandler> {
         n = c;
       }
       n.mask |= bit;
-      // A literal that unescapes to a "/" (%2F) is found only by the search.
-      if (seg.wild || (!seg.dollar && seg.s.includes('/'))) literal = false;
     }
     const routes = (n.routes ??= []);
     const same = routes.find((r) => r.method === p.method);
     if (same) throw new Error(`routing tree: ${p.str} lands on the leaf of ${same.str}`);
     routes.push(new Route(handler, p));
     n.allow = allowList([n]);
-    if (literal) t.static.set(staticPath(p), n);
   }
 
   /**
@@ -130,7 +123,13 @@ export class RoutingNode<THandler> {
    * wildcard values onto it in pattern order.
    */
   match(host: string, method: string, path: SplitPath, matches?: string[]): Route<THandler> | null {
-    const bit = this.#bits.get(method) ?? 0;
+    // The last method's bit is kept: nearly every request has the method of the one before (GET), and the
+    // Map lookup was ~5% of a hit (--cpu-prof).
+    if (method !== this.#lastMethod) {
+      this.#lastMethod = method;
+      this.#lastBit = this.#bits.get(method) ?? 0;
+    }
+    const bit = this.#lastBit;
     let r: Route<THandler> | null = null;
     // A pattern with this host wins; if none matches, fall back to patterns without a host.
     if (host !== '' && this.#hosts !== null) {
@@ -144,14 +143,8 @@ export class RoutingNode<THandler> {
 
   // Go's matchMethodAndPath: the request's method, then GET for HEAD, then patterns without a method. A
   // method with no pattern in this tree costs one test of the root's mask.
-  #matchMethodAndPath(t: HostTree<THandler>, method: string, bit: number, path: SplitPath): Route<THandler> | null {
-    const root = t.root;
+  #matchMethodAndPath(root: PathNode<THandler>, method: string, bit: number, path: SplitPath): Route<THandler> | null {
     if ((root.mask & bit) !== 0) {
-      if (!path.escaped && !path.slashed) {
-        const leaf = t.static.get(path.path);
-        const r = leaf !== undefined ? routeFor(leaf.routes!, method) : null;
-        if (r !== null) return r;
-      }
       const r = matchPath(root, path, 0, bit, method);
       if (r !== null) return r;
     }
@@ -177,9 +170,9 @@ export class RoutingNode<THandler> {
     const leaves: PathNode<THandler>[] = [];
     if (host !== '' && this.#hosts !== null) {
       const t = this.#hosts.get(host);
-      if (t !== undefined) collectLeaves(t.root, path, 0, leaves);
+      if (t !== undefined) collectLeaves(t, path, 0, leaves);
     }
-    if (this.#any !== null) collectLeaves(this.#any.root, path, 0, leaves);
+    if (this.#any !== null) collectLeaves(this.#any, path, 0, leaves);
     // Usually one node matches ("POST /emojis" → "/emojis"), whose list is made at registration: building
     // and sorting a Set was a quarter of a miss's time (bench/router, --cpu-prof).
     if (leaves.length === 0) return '';
@@ -254,11 +247,4 @@ function collectLeaves<THandler>(n: PathNode<THandler>, sp: SplitPath, i: number
     if (n.wild !== null) collectLeaves(n.wild, sp, i + 1, leaves);
   }
   if (n.multi !== null) leaves.push(n.multi);
-}
-
-// The exact path an all-literal pattern matches: "/a/{$}" → "/a/".
-function staticPath(p: Pattern): string {
-  let path = '';
-  for (const seg of p.segments) path += seg.dollar ? '/' : '/' + seg.s;
-  return path;
 }
