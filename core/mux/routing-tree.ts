@@ -34,11 +34,14 @@ export class Route<THandler> {
   readonly str: string;
   /** The pattern's method (read on every search, one load nearer than pattern.method). */
   readonly method: string;
+  /** Whether the pattern ends in a multi wildcard or a trailing slash: only then can a match be inexact. */
+  readonly multi: boolean;
   constructor(handler: THandler, pattern: Pattern | null, str = pattern?.str ?? '') {
     this.handler = handler;
     this.pattern = pattern;
     this.str = str;
     this.method = pattern?.method ?? '';
+    this.multi = pattern !== null && pattern.segments[pattern.segments.length - 1]!.multi;
   }
 }
 
@@ -162,11 +165,14 @@ export class RoutingNode<THandler> {
    * the same until the end of the path).
    */
   matchingMethods(host: string, path: SplitPath, methods: Set<string>): void {
-    for (const m of this.allowedMethods(host, path).split(', ')) if (m !== '') methods.add(m);
+    for (const m of this.allowedMethods(host, path)?.split(', ') ?? []) if (m !== '') methods.add(m);
   }
 
-  /** matchingMethods as the Allow header of a 405 ("GET, HEAD"), or "" when no method would match. */
-  allowedMethods(host: string, path: SplitPath): string {
+  /**
+   * matchingMethods as the Allow header of a 405 ("GET, HEAD"): "" when only patterns without a method
+   * match, null when no pattern does.
+   */
+  allowedMethods(host: string, path: SplitPath): string | null {
     const leaves: PathNode<THandler>[] = [];
     if (host !== '' && this.#hosts !== null) {
       const t = this.#hosts.get(host);
@@ -175,7 +181,7 @@ export class RoutingNode<THandler> {
     if (this.#any !== null) collectLeaves(this.#any, path, 0, leaves);
     // Usually one node matches ("POST /emojis" → "/emojis"), whose list is made at registration: building
     // and sorting a Set was a quarter of a miss's time (bench/router, --cpu-prof).
-    if (leaves.length === 0) return '';
+    if (leaves.length === 0) return null;
     return leaves.length === 1 ? leaves[0]!.allow : allowList(leaves);
   }
 }
