@@ -16,8 +16,8 @@
 // Here the methods share one tree, and each node knows the methods of the
 // patterns below it (a bit each in `mask`), so a search for GET skips the
 // branches that only hold POST patterns, as Go's GET tree lacks them. A miss
-// costs 2 searches for the methods (the path and the path with a slash)
-// instead of 2 per method, and one tree is walked for all (bench/router).
+// finds the methods of a 405 in one walk of that tree (the path and the path
+// with a slash together) instead of 2 walks per method's tree (bench/router).
 
 import { type Pattern } from './pattern.ts';
 import { LiteralIndex } from './literal-index.ts';

@@ -6,11 +6,11 @@
 //
 // starts[i] is the "/" before segment i; starts[n] is the path's length, which
 // is where the slash of "path + '/'" would stand. A path without escapes is
-// not cut into strings: literals are compared in place (matchLiteral), and
-// only wildcard values are sliced out, once the route is known. Slicing every
-// segment was 17% of a hit's time (bench/router, --cpu-prof). withSlash(true) makes the
-// searches see that path (Go's trailing-slash redirect and the 405 both ask
-// about it) without building or splitting a second string.
+// not cut into strings: literals are compared in place (literal()), and only
+// wildcard values are sliced out, once the route is known. Slicing every
+// segment was 17% of a hit's time (bench/router, --cpu-prof). withSlash(true)
+// makes the searches see that path (Go's trailing-slash redirect and the 405
+// both ask about it) without building or splitting a second string.
 //
 // A ServeMux keeps one SplitPath and reset()s it for each request: routing is
 // synchronous and reads it only until the path values are copied out, and
