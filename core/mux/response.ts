@@ -128,12 +128,23 @@ export function headerRecord(h: Headers): Record<string, string | string[]> {
  * Content-Type, so the text must be safe as HTML too (issue 12).
  * @example textError(404, 'No user <b>') // body "No user &lt;b&gt;\n"
  */
-export function textError(status: number, message: string, headers: Record<string, string> = {}): Response {
-  return liteResponse(status, escapeHtml(message) + '\n', {
-    ...headers,
+export function textError(status: number, message: string, headers?: Record<string, string>): Response {
+  // A literal, then the extra headers copied in, not {...headers, ...}: the spread made this ~1/3 of the
+  // time of a 404 or 405 served by the mux (bench/router misses, --cpu-prof).
+  const h: Record<string, string> = {
     'content-type': 'text/plain; charset=utf-8',
     'x-content-type-options': 'nosniff',
-  });
+  };
+  if (headers !== undefined) {
+    for (const name in headers) {
+      if (!Object.hasOwn(headers, name) || name === 'content-type' || name === 'x-content-type-options') continue;
+      // (An own "__proto__" header stays a header, as the spread kept it, instead of setting the prototype.)
+      if (name === '__proto__')
+        Object.defineProperty(h, name, { value: headers[name], enumerable: true, writable: true, configurable: true });
+      else h[name] = headers[name]!;
+    }
+  }
+  return liteResponse(status, escapeHtml(message) + '\n', h);
 }
 
 const statusText: Record<number, string> = {

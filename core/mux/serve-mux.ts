@@ -12,10 +12,19 @@ import { ConflictError } from './errors.ts';
 import { consoleLogger, handlerFailed, type Logger } from './logger.ts';
 import { redirectResponse, textError, toResponse } from './response.ts';
 import { conflictsWith, describeConflict } from './compare.ts';
-import { cleanPath, lastSegment, parsePattern, type Pattern } from './pattern.ts';
-import { callHandler, requestTarget, setRoute, type Handler, type HandlerFunc, type HandlerObject } from './request.ts';
+import { cleanPath, parsePattern } from './pattern.ts';
+import {
+  callHandler,
+  requestTarget,
+  setRoute,
+  type Handler,
+  type HandlerFunc,
+  type HandlerObject,
+  type PageRequest,
+} from './request.ts';
 import { RoutingIndex } from './routing-index.ts';
-import { RoutingNode, SplitPath } from './routing-tree.ts';
+import { Route, RoutingNode } from './routing-tree.ts';
+import { SplitPath } from './split-path.ts';
 
 /** What `ServeMux.handler` finds for a request, as Go's ServeMux.Handler. */
 export interface HandlerMatch {
@@ -25,17 +34,9 @@ export interface HandlerMatch {
   pattern: string;
 }
 
-// The result of routing one request: a leaf and its wildcard values, or a
-// handler of the mux's own (404, 405, redirect) with the pattern Go reports.
-interface Routed {
-  leaf: RoutingNode<Handler> | null;
-  matches: string[];
-  own: HandlerFunc | null;
-  pattern: string;
-}
-
 const notFound: HandlerFunc = () => textError(404, '404 page not found');
-const badRequest: HandlerFunc = () => textError(400, 'Bad Request');
+const badRequest = new Route<Handler>(() => textError(400, 'Bad Request'), null);
+const noValues: string[] = []; // never written: setPathValue adds names that are not the pattern's elsewhere
 
 /**
  * An HTTP request multiplexer with Go's pattern syntax and precedence.
@@ -49,7 +50,9 @@ export class ServeMux implements HandlerObject {
   #index = new RoutingIndex();
   /** Where this mux, the node adapter serving it and the pages mounted on it report failures. */
   readonly logger: Logger;
-  #notFound: HandlerFunc = notFound;
+  #notFound = new Route<Handler>(notFound, null);
+  // The path of the request being routed, reused: routing is synchronous and copies the path values out.
+  #split = new SplitPath();
 
   constructor(options: { logger?: Logger } = {}) {
     this.logger = options.logger ?? consoleLogger;
@@ -63,7 +66,7 @@ export class ServeMux implements HandlerObject {
    */
   handleNotFound(handler: Handler): void {
     if (handler == null) throw new TypeError(`ServeMux.handleNotFound(): handler is ${handler}`);
-    this.#notFound = (req) => callHandler(handler, req);
+    this.#notFound = new Route<Handler>((req: PageRequest) => callHandler(handler, req), null);
   }
 
   /**
@@ -106,7 +109,7 @@ export class ServeMux implements HandlerObject {
    */
   handler(req: Request): HandlerMatch {
     const r = this.#route(req);
-    return { handler: r.own ?? r.leaf!.handler!, pattern: r.pattern };
+    return { handler: r.handler, pattern: r.str };
   }
 
   /**
@@ -115,9 +118,9 @@ export class ServeMux implements HandlerObject {
    */
   serveHTTP(req: Request): Response | Promise<Response> {
     const r = this.#route(req);
-    if (r.own) return r.own(setRoute(req, r.pattern, [], []));
-    const leaf = r.leaf!;
-    return callHandler(leaf.handler!, setRoute(req, r.pattern, leaf.pattern!.wildcards, r.matches));
+    const p = r.pattern;
+    if (p === null || p.wildcards.length === 0) return callHandler(r.handler, setRoute(req, r.str, noValues, noValues));
+    return callHandler(r.handler, setRoute(req, r.str, p.wildcards, this.#split.values(p)));
   }
 
   /**
@@ -143,76 +146,54 @@ export class ServeMux implements HandlerObject {
     return res;
   };
 
-  #route(req: Request): Routed {
+  // Go's findHandler: the route for the request, or one of the mux's own answers. When it is a registered
+  // pattern's, #split holds the request's path for its values.
+  #route(req: Request): Route<Handler> {
     const method = req.method;
     const target = requestTarget(req);
-    const matches: string[] = [];
     // Go's server answers the request target "*" (OPTIONS *) with 400 before routing.
-    if (target.path === '*') return { leaf: null, matches, own: badRequest, pattern: '' };
-    let host: string;
-    let path: string;
-    if (method === 'CONNECT') {
-      // CONNECT requests are not canonicalized, but the "/tree" → "/tree/" redirect applies.
-      host = target.host;
-      path = target.path;
-    } else {
-      host = stripHostPort(target.host);
-      path = cleanPath(target.path);
+    if (target.path === '*') return badRequest;
+    const tree = this.#tree;
+    const sp = this.#split;
+    let host = target.host;
+    let path = target.path;
+    sp.reset(path);
+    // CONNECT requests are not canonicalized, but the "/tree" → "/tree/" redirect applies.
+    if (method !== 'CONNECT') {
+      // Without host patterns the host decides nothing.
+      host = tree.hasHosts ? stripHostPort(host) : '';
+      if (!sp.clean) sp.reset((path = cleanPath(path)));
     }
-    const split = new SplitPath(path);
-    const leaf = this.#tree.match(host, method, split, matches);
-    // The path with a trailing slash, for the redirect and the 405 (Go issue 67657: not for one that has it),
-    // split only when one of them needs it (never for a hit) and then once.
-    const slashable = !path.endsWith('/');
-    let withSlash: SplitPath | null = null;
-    if (slashable && path !== '' && !exactMatch(leaf, path)) {
-      withSlash = new SplitPath(path + '/');
-      // If "/x/" would match exactly, redirect "/x" there (reporting the pattern it leads to).
-      const l2 = this.#tree.match(host, method, withSlash, []);
-      if (exactMatch(l2, withSlash.path)) {
-        const location = withQuery(withSlash.path, target.query);
-        return {
-          leaf: null,
-          matches,
-          own: (r) => redirectResponse(r.method, location, 307),
-          pattern: l2!.pattern!.str,
-        };
+    const r = tree.match(host, method, sp);
+    // The path with a trailing slash, for the redirect and the 405 (Go issue 67657: not for one that has it).
+    const slashable = path !== '' && path.charCodeAt(path.length - 1) !== 47;
+    // For a miss: the methods that match the path or the path with a slash (null: no pattern does).
+    let allow: string | null = null;
+    if (slashable && (r === null || (r.multi && !sp.exactFor(r.pattern!)))) {
+      sp.withSlash(true);
+      // A miss asks which methods would match first: when no pattern matches "/x/", no redirect goes there,
+      // and a 404 then costs one walk instead of two (bench/router misses).
+      if (r === null) allow = tree.allowedMethods(host, sp);
+      if (r !== null || allow !== null) {
+        // If "/x/" would match exactly, redirect "/x" there (reporting the pattern it leads to).
+        const r2 = tree.match(host, method, sp);
+        if (r2 !== null && sp.exactFor(r2.pattern!)) return redirect(withQuery(path + '/', target.query), r2.str);
       }
+      sp.withSlash(false);
+    } else if (r === null) {
+      allow = tree.allowedMethods(host, sp);
     }
-    if (path !== target.path) {
-      const location = withQuery(path, target.query);
-      return {
-        leaf: null,
-        matches,
-        own: (r) => redirectResponse(r.method, location, 307),
-        pattern: leaf ? leaf.pattern!.str : '',
-      };
-    }
-    if (!leaf) {
-      // Not Found or Method Not Allowed: does another method match this path, or the path with a slash
-      // (as the trailing-slash redirect would)?
-      const methods = new Set<string>();
-      this.#tree.matchingMethods(host, split, methods);
-      if (slashable) this.#tree.matchingMethods(host, (withSlash ??= new SplitPath(path + '/')), methods);
-      if (methods.size === 0) return { leaf: null, matches, own: this.#notFound, pattern: '' };
-      const allow = [...methods].sort().join(', ');
-      return { leaf: null, matches, own: () => textError(405, 'Method Not Allowed', { allow }), pattern: '' };
-    }
-    return { leaf, matches, own: null, pattern: leaf.pattern!.str };
+    if (path !== target.path) return redirect(withQuery(path, target.query), r !== null ? r.str : '');
+    if (r !== null) return r;
+    // Not Found, or Method Not Allowed when another method would match (patterns without one would have).
+    if (allow === null || allow === '') return this.#notFound;
+    return new Route<Handler>(() => textError(405, 'Method Not Allowed', { allow }), null);
   }
 }
 
-// An exact match is one where no multi wildcard matched a non-empty rest:
-// "/a/" and "/a/{$}" match "/a/" exactly, "/" matches "/a" inexactly.
-function exactMatch(leaf: RoutingNode<Handler> | null, path: string): boolean {
-  if (!leaf) return false;
-  const p: Pattern = leaf.pattern!;
-  if (!lastSegment(p).multi) return true;
-  if (path.length > 0 && !path.endsWith('/')) return false;
-  // "/a/b/{$}" and "/a/b/{x...}" match "/a/b/" exactly; "/a/" does not.
-  let slashes = 0;
-  for (let i = 0; i < path.length; i++) if (path.charCodeAt(i) === 47) slashes++;
-  return p.segments.length === slashes;
+// The mux's own 307 to location, reporting the pattern Go reports for it.
+function redirect(location: string, pattern: string): Route<Handler> {
+  return new Route<Handler>((r: Request) => redirectResponse(r.method, location, 307), null, pattern);
 }
 
 // A redirect Location from the request's own path and query. Every byte of
