@@ -12,7 +12,7 @@ import { ConflictError } from './errors.ts';
 import { consoleLogger, handlerFailed, type Logger } from './logger.ts';
 import { redirectResponse, textError, toResponse } from './response.ts';
 import { conflictsWith, describeConflict } from './compare.ts';
-import { cleanPath, parsePattern } from './pattern.ts';
+import { cleanPath, parsePattern, type Pattern } from './pattern.ts';
 import {
   callHandler,
   requestTarget,
