@@ -23,7 +23,7 @@ import { pathUnescape, type Pattern } from './pattern.ts';
 export class SplitPath {
   /** The escaped path, starting with "/" (CONNECT paths may not). */
   path = '';
-  /** Whether the path has escapes: then segments are unescaped and the whole-path lookup of static routes is skipped. */
+  /** Whether the path has escapes: then its segments are unescaped into `segs` instead of compared in place. */
   escaped = false;
   /** The number of segments the searches see: n, or n + 1 with the slash of withSlash(true). */
   end = 0;
