@@ -18,13 +18,9 @@ import {
   setHeader,
   setSignedCookie,
   takeFlash,
-  urlFor as typedUrlFor,
   type PageRequest,
-  type UrlParams,
 } from '../core/index.ts';
-
-// The example app registers its root (interface Register), which types the plain urlFor; this tree is another.
-const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
+import { urlFor } from './support/url-for.ts';
 
 const secret = 'test-secret-that-is-at-least-32-characters';
 const otherSecret = 'another-secret-at-least-32-characters-long';

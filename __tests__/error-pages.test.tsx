@@ -12,20 +12,16 @@ import {
   MountError,
   route,
   ServeMux,
-  urlFor as typedUrlFor,
   type ErrorHandler,
   type Logger,
   type Middleware,
   type PageNode,
   type PageRequest,
   type RenderTarget,
-  type UrlParams,
 } from '../core/index.ts';
+import { urlFor } from './support/url-for.ts';
 import type { ErrorPage } from '../core/page/dispatch.ts';
 import { fetchPage } from './support/http.ts';
-
-// The example app registers its own root type; these trees are not it.
-const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
 
 const VARY = 'HX-Request, HX-Target, HX-Request-Type';
 const HTML = 'text/html; charset=utf-8';

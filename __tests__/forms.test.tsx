@@ -17,15 +17,11 @@ import {
   route,
   ServeMux,
   setStatus,
-  urlFor as typedUrlFor,
   type PageRequest,
-  type UrlParams,
 } from '../core/index.ts';
+import { urlFor } from './support/url-for.ts';
 import { shutdown, toNodeListener } from '../core/node/index.ts';
 import { send } from './support/node-http.ts';
-
-// The example app registers its root (interface Register), which types the plain urlFor; this tree is another.
-const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
 
 const url = 'http://localhost/form';
 

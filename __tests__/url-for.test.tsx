@@ -1,18 +1,6 @@
-import {
-  ServeMux,
-  UrlForError,
-  idTarget,
-  mount,
-  route,
-  urlFor as typedUrlFor,
-  type PageRequest,
-  type UrlParams,
-} from '../core/index.ts';
-
-// The example app registers its root (interface Register), which types the plain urlFor for the whole
-// program; these trees are others, so the plain urlFor is used untyped here.
-const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
+import { ServeMux, UrlForError, idTarget, mount, route, type PageRequest } from '../core/index.ts';
 import { fetchPage } from './support/http.ts';
+import { urlFor } from './support/url-for.ts';
 
 class Home {
   page() {

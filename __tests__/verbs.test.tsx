@@ -12,13 +12,9 @@ import {
   route,
   ServeMux,
   setStatus,
-  urlFor as typedUrlFor,
   type PageRequest,
-  type UrlParams,
 } from '../core/index.ts';
-
-// The example app registers its root (interface Register), which types the plain urlFor; this tree is another.
-const urlFor = typedUrlFor as (target: unknown, params?: UrlParams) => string;
+import { urlFor } from './support/url-for.ts';
 
 interface Task {
   title: string;
