@@ -18,7 +18,7 @@ import { notHtmx, readHtmx } from './htmx-details.ts';
 import { answerHeaders, withRegions } from './htmx-response.ts';
 import { HttpError } from '../errors.ts';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../mux/request.ts';
-import type { Middleware, PageNode, VerbMethod } from './page-node.ts';
+import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-node.ts';
 import type { Logger } from '../mux/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
 import { abortable, abortKey, guardBody } from '../http/request-body.ts';
@@ -107,21 +107,34 @@ export interface RouteHandlerOptions {
 export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
   const { tree, node, middlewares, timeout } = options;
   const defaultStatus = options.status ?? 200;
+  const route: PageRoute = {
+    node,
+    page: node.page as PageObject,
+    answer: options.answer,
+    pageComponent: node.components.find((c) => c.name === 'page') ?? null,
+    options,
+  };
   let inner: HandlerFunc =
     node.kind === 'handler'
       ? (req) => serveHandler(node, node.page as HandlerObject, req)
-      : (req) => renderPage(node, node.page as PageObject, req, options);
+      : (req) => {
+          const ctx = requestContext.getStore()!;
+          ctx.req = req; // a middleware may have replaced it
+          return renderPage(route, ctx);
+        };
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const h = middlewares[i]!(inner, node);
     inner = typeof h === 'function' ? h : (req) => h.serveHTTP(req);
   }
   const handler = inner;
+  // A page without middlewares is rendered with the context in hand (no AsyncLocalStorage lookup).
+  const direct = middlewares.length === 0 && node.kind !== 'handler';
   // What a request htmx did not send asks for: the same for every such request, so made once (an object less
   // per full-page load).
   const fullPage = Object.freeze(selectTarget(node, notHtmx));
   const guarded = (ctx: RequestContext): Response | Promise<Response> => {
     try {
-      const res = handler(ctx.req);
+      const res = direct ? renderPage(route, ctx) : handler(ctx.req);
       return res instanceof Promise ? res.catch((err: unknown) => handleError(err, ctx, options)) : res;
     } catch (err) {
       return handleError(err, ctx, options);
@@ -186,24 +199,30 @@ function withTimeout(
   });
 }
 
+// What renderPage needs of a route, gathered once by routeHandler.
+interface PageRoute {
+  readonly node: PageNode;
+  readonly page: PageObject;
+  /** The page method that answers: `props`, or a verb method. */
+  readonly answer: 'props' | VerbMethod;
+  /** Its `page()` component, or null. */
+  readonly pageComponent: ComponentInfo | null;
+  readonly options: RouteHandlerOptions;
+}
+
 // Synchronous while the page is: a props() and a page() that return plain
 // values (kitajs renders to a string unless a component is async) answer
 // without a single promise. On Node 20 every promise also runs the async hooks
 // that AsyncLocalStorage enables, so this was ~10% of a page's CPU (bench/e2e).
-function renderPage(
-  node: PageNode,
-  page: PageObject,
-  req: PageRequest,
-  options: RouteHandlerOptions,
-): Response | Promise<Response> {
-  const ctx = requestContext.getStore()!;
-  ctx.req = req; // a middleware may have replaced it
+function renderPage(route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
+  const { page, options } = route;
+  const req = ctx.req;
   try {
-    const answer = page[options.answer] as PageObject['props'];
+    const answer = page[route.answer] as PageObject['props'];
     const props = answer ? answer.call(page, req, ctx.target) : undefined;
     const res = isThenable(props)
-      ? Promise.resolve(props).then((p) => finishPage(node, page, p, ctx))
-      : finishPage(node, page, props, ctx);
+      ? Promise.resolve(props).then((p) => finishPage(route, p, ctx))
+      : finishPage(route, props, ctx);
     // Caught here, not only outside: the error's answer then passes back out through the middlewares.
     return res instanceof Promise ? res.catch((err: unknown) => handleError(err, ctx, options)) : res;
   } catch (err) {
@@ -212,12 +231,8 @@ function renderPage(
 }
 
 // Renders the selected component (or what props asked for) with the props.
-function finishPage(
-  node: PageNode,
-  page: PageObject,
-  props: unknown,
-  ctx: RequestContext,
-): Response | Promise<Response> {
+function finishPage(route: PageRoute, props: unknown, ctx: RequestContext): Response | Promise<Response> {
+  const { node, page } = route;
   if (props instanceof Response) return withVary(withContext(props, ctx, 'props()'));
   let html: unknown;
   // A fragment (a partial, or what props asked for) may carry other regions along; the full page has them all.
@@ -225,15 +240,14 @@ function finishPage(
   if (isRenderComponent(props)) {
     html = props[kElement];
   } else {
-    let selected = selectedComponent(ctx.target);
-    if (!selected) selected = node.components.find((c) => c.name === 'page') ?? null;
-    if (selected?.name === 'page') fragment = false;
+    const selected = selectedComponent(ctx.target) ?? route.pageComponent;
     if (!selected) {
       throw new Error(
         `${node.fieldPath} has no page() to render its props with; add page(), or return renderComponent(...) ` +
           `or a Response from props()`,
       );
     }
+    if (selected === route.pageComponent) fragment = false;
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
   const regions = fragment && ctx.regions !== undefined && ctx.htmx.isHtmx;
