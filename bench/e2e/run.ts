@@ -1,5 +1,5 @@
-// End to end on node:http: a 20-item page and its htmx partial, served by raw node:http, Fastify 5, Hono 4 and
-// pagetree's page pipeline, each a child process (server.tsx). Every server must first answer both with the same
+// End to end on node:http: a 20-item page and its htmx partial, served by raw node:http (alone, and with an
+// AsyncLocalStorage store per request), Fastify 5, Hono 4 and pagetree's page pipeline, each a child process (server.tsx). Every server must first answer both with the same
 // status, content-type, vary and body bytes; lib/server-bench.ts then times them in interleaved rounds (the full page,
 // then the partial, in each), ratios to raw node:http; then pagetree's goals against each peer.
 //
@@ -68,6 +68,7 @@ function printGoals(servers: readonly Server<Kind>[], results: Results): void {
     ['fastify', 1.0],
     ['hono', 1.1],
     ['node:http', 0.95],
+    ['node:http+als', 0.95],
   ];
   const p = servers.findIndex((s) => s.kind === 'pagetree');
   const rows: string[][] = [];

@@ -6,7 +6,8 @@
 // alone for an htmx request that targets the list. It listens on 127.0.0.1 (a
 // free port) and talks to the parent over IPC (bench/lib/child.ts).
 
-import { createServer } from 'node:http';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServeMux, mount } from '../../core/index.ts';
 import { serve } from '../../core/node/index.ts';
@@ -15,15 +16,17 @@ import { App, ListPage } from './app.tsx';
 import { LIST_ID, contentType, fullPage, loadList, partialPage, vary, wantsPartial } from './page.tsx';
 
 /** The servers, by the name run.ts passes; the first is the baseline of the ratios. */
-export const kinds = ['node:http', 'fastify', 'hono', 'pagetree'] as const;
+export const kinds = ['node:http', 'node:http+als', 'fastify', 'hono', 'pagetree'] as const;
 export type Kind = (typeof kinds)[number];
 
 const HOST = '127.0.0.1';
 
-// Raw node:http: the route matched by hand, the string written with content-type and content-length.
-function rawNode(): void {
+// Raw node:http: the route matched by hand, the string written with content-type and content-length. With `als`,
+// each request runs inside AsyncLocalStorage.run, as pagetree's do (its currentPage(), urlFor() and htmx helpers
+// find the request that way across awaits): what the platform charges for that, apart from the framework.
+function rawNode(als: boolean): void {
   const prefix = '/lists/';
-  const server = createServer((req, res) => {
+  const handle = (req: IncomingMessage, res: ServerResponse) => {
     const listId = rawParam(req.method, req.url, prefix);
     if (listId !== undefined) {
       const list = loadList(listId);
@@ -35,7 +38,9 @@ function rawNode(): void {
       return;
     }
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 page not found\n');
-  });
+  };
+  const store = new AsyncLocalStorage<IncomingMessage>();
+  const server = createServer(als ? (req, res) => store.run(req, handle, req, res) : handle);
   server.listen(0, HOST, () => listening((server.address() as AddressInfo).port));
 }
 
@@ -90,7 +95,9 @@ function main(): void {
   serveParent('bench/e2e/server.tsx');
   switch (kind) {
     case 'node:http':
-      return rawNode();
+      return rawNode(false);
+    case 'node:http+als':
+      return rawNode(true);
     case 'fastify':
       void fastify();
       return;

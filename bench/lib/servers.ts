@@ -140,6 +140,8 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Write CPU profiles under this directory (default: $BENCH_CPU_PROF, none if unset). */
   profileDir?: string;
+  /** A command that runs node, before it (`['valgrind', '--tool=callgrind', …]`). */
+  wrap?: string[];
 }
 
 /**
@@ -155,11 +157,15 @@ export async function startServer<TKind extends string>(
   const run = compiled ? [script.replace(/\.tsx?$/, '.js')] : ['--import', 'tsx', script];
   const profileDir = profileDirOf(script, kind, options.profileDir ?? process.env.BENCH_CPU_PROF);
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const node = [process.execPath, ...(options.nodeArgs ?? []), ...profile, ...run, kind];
+  const node = [...(options.wrap ?? []), process.execPath, ...(options.nodeArgs ?? []), ...profile, ...run, kind];
   const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...node] : node;
   const child = spawn(cmd!, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
-  const { port, info } = await withTimeout(nextMessage(child, 'port'), 30_000, `starting ${kind}`);
+  const { port, info } = await withTimeout(
+    nextMessage(child, 'port'),
+    options.wrap ? 120_000 : 30_000,
+    `starting ${kind}`,
+  );
   return { kind, child, port, info: info ?? {}, profileDir };
 }
 
