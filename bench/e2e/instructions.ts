@@ -1,7 +1,8 @@
-// Server instructions per request, counted by valgrind (callgrind), for the e2e page and its partial: a count that
-// repeats within ~1% from run to run whatever else the machine does, where CPU time per request moves by ±5%.
+// Server instructions per request, counted by valgrind (callgrind), for the e2e page and its partial: on Node 20 a
+// count that repeats within ~1% from run to run whatever else the machine does, where CPU time per request moves by
+// ±5% (on Node 24, whose JIT tiers up differently under valgrind, by up to ~5%).
 //
-//   npm run bench:e2e:instructions           (needs valgrind: apt-get install valgrind; ~6 min)
+//   npm run bench:e2e:instructions           (needs valgrind: apt-get install valgrind; ~12 min)
 //   N=20000 WARM=30000 KINDS=node:http,pagetree npm run bench:e2e:instructions
 //
 // Each server (server.tsx) runs under `valgrind --tool=callgrind --instr-atstart=no`: WARM requests bring it to its
