@@ -183,19 +183,52 @@ test('shutdown lets an in-flight request finish, then closes', async () => {
   expect(closed).toBe(true);
 });
 
-test('serve prints its URL and exits cleanly on SIGTERM', async () => {
+// A child process that serves "up" on / with serve(mux, options), PORT set as given.
+function serveChild(options: string, port?: string) {
   const script = `
     const { ServeMux } = require('./core');
     const { serve } = require('./core/node');
     const mux = new ServeMux();
     mux.handleFunc('/{$}', () => new Response('up'));
-    serve(mux, { port: 0, hostname: '127.0.0.1' });
+    serve(mux, ${options});
   `;
-  const root = path.join(__dirname, '..');
-  const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
-    cwd: root,
+  const env = { ...process.env };
+  if (port === undefined) delete env.PORT;
+  else env.PORT = port;
+  return spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+    cwd: path.join(__dirname, '..'),
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+}
+
+test('PORT=0 picks a free port, as port: 0 does; a PORT that is no port number is an error', async () => {
+  const child = serveChild("{ hostname: '127.0.0.1', handleSignals: false }", '0');
+  child.stdout.setEncoding('utf8');
+  const url = await new Promise<string>((resolve) => {
+    let out = '';
+    child.stdout.on('data', (c: string) => {
+      const m = /listening on (http:\/\/\S+)/.exec((out += c));
+      if (m) resolve(m[1]!);
+    });
+  });
+  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(url).not.toBe('http://127.0.0.1:3000');
+  expect(await (await fetch(url + '/')).text()).toBe('up');
+  child.kill();
+  await once(child, 'exit');
+
+  const bad = serveChild("{ hostname: '127.0.0.1' }", 'http');
+  let err = '';
+  bad.stderr.setEncoding('utf8');
+  bad.stderr.on('data', (c: string) => (err += c));
+  const [code] = await once(bad, 'exit');
+  expect(code).not.toBe(0);
+  expect(err).toContain('serve(): PORT="http" is not a port number; set it to 0–65535 or unset it');
+}, 20_000);
+
+test('serve prints its URL and exits cleanly on SIGTERM', async () => {
+  const child = serveChild("{ port: 0, hostname: '127.0.0.1' }");
   let out = '';
   child.stdout.setEncoding('utf8');
   const url = await new Promise<string>((resolve) => {

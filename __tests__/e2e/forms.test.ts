@@ -53,6 +53,9 @@ describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
     await expect(page.locator('#edit-title').getAttribute('aria-invalid')).resolves.toBe('true');
     await expect(page.locator('#edit-title').getAttribute('aria-describedby')).resolves.toBe('edit-title-error');
     await expect(page.locator('#edit-title').inputValue()).resolves.toBe('   ');
+    await page
+      .waitForFunction(() => document.activeElement?.id === 'edit-title', null, { timeout: 5000 })
+      .catch(() => {});
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('edit-title');
     expect(posts('/tasks/1')).toEqual([422]);
     expect(page.url()).toBe(example.base + '/tasks/1');
@@ -80,6 +83,10 @@ describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
     await page.click('form.add button');
     await page.locator('#new-title-error').waitFor();
     await expect(page.locator('#new-title-error').textContent()).resolves.toBe('A task needs a title');
+    // htmx focuses the swapped-in autofocus field when it settles, a moment after the swap shows the message.
+    await page
+      .waitForFunction(() => document.activeElement?.id === 'new-title', null, { timeout: 5000 })
+      .catch(() => {});
     await expect(page.evaluate(() => document.activeElement?.id)).resolves.toBe('new-title');
     expect(posts('/')).toEqual([422]);
     await page.fill('#new-title', 'Eggs');

@@ -172,7 +172,7 @@ function fail(outgoing: ServerResponse, req: Request, err: unknown, logger: Logg
 
 /** Options of `serve`. */
 export interface ServeOptions extends ListenerOptions {
-  /** Port to listen on; 0 picks a free one. Default: `PORT` from the environment, else 3000. */
+  /** Port to listen on; 0 picks a free one. Default: `PORT` from the environment (0 too), else 3000. */
   port?: number;
   /** How long a client may take to send the request headers, in ms (default 15000; node's own is 60000). */
   headersTimeout?: number;
@@ -212,7 +212,7 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
     toNodeListener(handler, options),
   );
   if (options.maxConnections !== undefined) server.maxConnections = options.maxConnections;
-  const port = options.port ?? (Number(process.env.PORT) || 3000);
+  const port = options.port ?? envPort(process.env.PORT);
   const onListen = options.onListen ?? ((url: string) => console.log(`pagetree: listening on ${url}`));
   server.listen(port, options.hostname, () => onListen(serverUrl(server, options.hostname)));
   if (options.handleSignals ?? true) {
@@ -254,6 +254,17 @@ export function shutdown(server: Server, timeout = 10_000): Promise<void> {
     });
     server.closeIdleConnections();
   });
+}
+
+// PORT from the environment: unset or empty, 3000; "0", a free port (as the port option); anything that is not a
+// port number is an error, not a silent 3000.
+function envPort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new RangeError(`serve(): PORT=${JSON.stringify(value)} is not a port number; set it to 0–65535 or unset it`);
+  }
+  return port;
 }
 
 function serverUrl(server: Server, hostname: string | undefined): string {
