@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +6,7 @@ import { ServeMux } from '../core/index.ts';
 import { shutdown, toNodeListener } from '../core/node/index.ts';
 import { liteResponse } from '../core/mux/response.ts';
 import { raw, send as get } from './support/node-http.ts';
+import { serveProcess } from './support/package.ts';
 
 const mux = new ServeMux();
 mux.handleFunc('GET /users/{id}', (req) => new Response(`user ${req.pathValue('id')} via ${req.pattern}`));
@@ -183,8 +183,8 @@ test('shutdown lets an in-flight request finish, then closes', async () => {
   expect(closed).toBe(true);
 });
 
-// A child process that serves "up" on / with serve(mux, options), PORT set as given.
-function serveChild(options: string, port?: string) {
+// A process that serves "up" on / with serve(mux, options), waited for until it prints its URL.
+function serveUp(options: string, env: NodeJS.ProcessEnv = {}) {
   const script = `
     const { ServeMux } = require('./core');
     const { serve } = require('./core/node');
@@ -192,54 +192,24 @@ function serveChild(options: string, port?: string) {
     mux.handleFunc('/{$}', () => new Response('up'));
     serve(mux, ${options});
   `;
-  const env = { ...process.env };
-  if (port === undefined) delete env.PORT;
-  else env.PORT = port;
-  return spawn(process.execPath, ['--import', 'tsx', '-e', script], {
-    cwd: path.join(__dirname, '..'),
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  return serveProcess(process.execPath, ['--import', 'tsx', '-e', script], path.join(__dirname, '..'), env);
 }
 
 test('PORT=0 picks a free port, as port: 0 does; a PORT that is no port number is an error', async () => {
-  const child = serveChild("{ hostname: '127.0.0.1', handleSignals: false }", '0');
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise<string>((resolve) => {
-    let out = '';
-    child.stdout.on('data', (c: string) => {
-      const m = /listening on (http:\/\/\S+)/.exec((out += c));
-      if (m) resolve(m[1]!);
-    });
-  });
-  expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-  expect(url).not.toBe('http://127.0.0.1:3000');
-  expect(await (await fetch(url + '/')).text()).toBe('up');
-  child.kill();
-  await once(child, 'exit');
-
-  const bad = serveChild("{ hostname: '127.0.0.1' }", 'http');
-  let err = '';
-  bad.stderr.setEncoding('utf8');
-  bad.stderr.on('data', (c: string) => (err += c));
-  const [code] = await once(bad, 'exit');
-  expect(code).not.toBe(0);
-  expect(err).toContain('serve(): PORT="http" is not a port number; set it to 0–65535 or unset it');
+  const app = await serveUp("{ hostname: '127.0.0.1' }", { PORT: '0' });
+  expect(app.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  expect(app.url).not.toBe('http://127.0.0.1:3000');
+  expect(await (await fetch(app.url + '/')).text()).toBe('up');
+  await app.stop();
+  await expect(serveUp("{ hostname: '127.0.0.1' }", { PORT: 'http' })).rejects.toThrow(
+    'serve(): PORT="http" is not a port number; set it to 0–65535 or unset it',
+  );
 }, 20_000);
 
 test('serve prints its URL and exits cleanly on SIGTERM', async () => {
-  const child = serveChild("{ port: 0, hostname: '127.0.0.1' }");
-  let out = '';
-  child.stdout.setEncoding('utf8');
-  const url = await new Promise<string>((resolve) => {
-    child.stdout.on('data', (c: string) => {
-      out += c;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-  });
-  expect(await (await fetch(url + '/')).text()).toBe('up');
-  child.kill('SIGTERM');
-  const [code] = await once(child, 'exit');
-  expect(code).toBe(0);
+  const app = await serveUp("{ port: 0, hostname: '127.0.0.1' }");
+  expect(app.output()).toContain(`pagetree: listening on ${app.url}`);
+  expect(await (await fetch(app.url + '/')).text()).toBe('up');
+  await app.stop(); // SIGTERM
+  expect([app.child.exitCode, app.child.signalCode]).toEqual([0, null]);
 }, 20_000);
