@@ -57,7 +57,7 @@ test('the public names of pagetree', () => {
 });
 
 test('the public names of pagetree/node', () => {
-  expect(Object.keys(node).sort()).toEqual(['serve', 'shutdown', 'toNodeListener']);
+  expect(Object.keys(node).sort()).toEqual(['onShutdown', 'serve', 'shutdown', 'toNodeListener']);
 });
 
 // The names exported only as types (interfaces and type aliases), read by the compiler from the entry's

@@ -367,7 +367,7 @@ describe('response headers', () => {
   });
 
   test.each([
-    ['bad-header', 'hxPushUrl(): "/a\\r\\nset-cookie: x=1" cannot be a header value; percent-encode URLs'],
+    ['bad-header', 'hxPushUrl(): the URL "/a\\r\\nset-cookie: x=1" holds a control character (U+000D)'],
     ['bad-swap', 'hxReswap(): unknown swap style "sideways"'],
     ['status-then-response', 'returned a Response with status 200 after setStatus(422)'],
   ])('%s is a clear error: a 500, logged, nothing half-sent', async (step, message) => {

@@ -1,6 +1,8 @@
 // The error classes of pagetree. Messages name the API, the problem, the
 // value and the fix, so that a failure at mount reads as its own bug report.
 
+import { headerName, headerValue } from './http/header-value.ts';
+
 export { ConflictError, PatternError } from './mux/errors.ts';
 
 /**
@@ -36,6 +38,7 @@ export class HttpError extends Error {
       throw new RangeError(`HttpError: status ${status} is not a 4xx or 5xx status`);
     }
     this.status = status;
+    for (const name in headers) headerValue('HttpError', headers[headerName('HttpError', name)]!);
     this.headers = headers;
   }
 }

@@ -139,7 +139,13 @@ export class ServeMux implements HandlerObject {
     } catch (err) {
       res = handlerFailed(this.logger, req, err);
     }
-    res = toResponse(res);
+    try {
+      res = toResponse(res);
+    } catch (err) {
+      // A lite answer whose status or headers a Response refuses (issue 24): a 500, never a rejection.
+      this.logger.error(`pagetree: the answer to ${req.method} ${req.url} could not be made a Response:`, err);
+      res = toResponse(textError(500, 'Internal Server Error'));
+    }
     if (req.method === 'HEAD' && res.body !== null) {
       res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
     }

@@ -97,6 +97,85 @@ function repeatsHost(raw: string[]): boolean {
 const closing = new WeakSet<object>();
 let closingCount = 0;
 
+// What runs when a server's shutdown starts: its open event streams' ends and the users' onShutdown hooks.
+const shutdownHooks = new WeakMap<object, Set<() => void>>();
+
+function hooksOf(server: object): Set<() => void> {
+  let hooks = shutdownHooks.get(server);
+  if (!hooks) shutdownHooks.set(server, (hooks = new Set()));
+  return hooks;
+}
+
+/**
+ * Runs `fn` once when `shutdown(server)` starts (and so on SIGTERM under `serve`), as Go's
+ * `Server.RegisterOnShutdown`: end long-lived work there (a poll loop, a stream of your own), so that shutdown
+ * need not wait for its timeout. Registered during a shutdown, it runs at once. Returns a function that removes it.
+ * @example onShutdown(server, () => jobs.stop())
+ */
+export function onShutdown(server: Server, fn: () => void): () => void {
+  if (closing.has(server)) {
+    runHook(fn);
+    return noop;
+  }
+  const hooks = hooksOf(server);
+  const once = () => runHook(fn);
+  hooks.add(once);
+  return () => void hooks.delete(once);
+}
+
+function runHook(fn: () => void): void {
+  try {
+    fn();
+  } catch (err) {
+    consoleLogger.error('pagetree: an onShutdown hook failed:', err);
+  }
+}
+
+// The event stream's body, passed through a stream the adapter can end: at shutdown the source is cancelled (its
+// cleanup runs, as when the client leaves) and the answer ends cleanly, so the client reconnects at once.
+function endedOnShutdown(outgoing: ServerResponse, source: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const server = serverOf(outgoing.req);
+  const reader = source.getReader();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    shutdownHooks.get(server)?.delete(end);
+    reader.cancel().catch(noop);
+    controller.close();
+  };
+  if (closing.has(server)) queueMicrotask(end);
+  else hooksOf(server).add(end);
+  // A source that errors (a client too slow, a failed render) fails the answer now, not at the next read.
+  reader.closed.catch((err: unknown) => {
+    if (ended) return;
+    ended = true;
+    controller.error(err);
+  });
+  outgoing.once('close', () => shutdownHooks.get(server)?.delete(end));
+  return new ReadableStream<Uint8Array>(
+    {
+      start: (c) => void (controller = c),
+      pull: async (c) => {
+        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        if (ended) return;
+        if (done) {
+          ended = true;
+          c.close();
+        } else {
+          c.enqueue(value);
+        }
+      },
+      cancel: (reason) => {
+        ended = true;
+        return reader.cancel(reason);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+}
+
 function send(outgoing: ServerResponse, req: Request, res: Response, logger: Logger): void {
   if (outgoing.destroyed) return; // the client went away
   if (!(res instanceof Response)) {
@@ -111,6 +190,16 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
   if (largeBodyUnread(incoming) || (closingCount > 0 && closing.has(serverOf(incoming)))) {
     outgoing.shouldKeepAlive = false;
   }
+  try {
+    write(outgoing, req, res, logger);
+  } catch (err) {
+    // node refuses a header it cannot write (ERR_INVALID_CHAR, a status out of range) by throwing from writeHead,
+    // before anything is sent: the process must not die of it (issue 24).
+    unwritable(outgoing, req, err, logger);
+  }
+}
+
+function write(outgoing: ServerResponse, req: Request, res: Response, logger: Logger): void {
   const data = liteData(res);
   if (data) {
     const { status, body, headers } = data;
@@ -134,13 +223,36 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
     outgoing.end();
     return;
   }
-  const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+  let stream: ReadableStream<Uint8Array> = res.body;
+  // An event stream stays open until the client leaves: it ends when the server shuts down (the client reconnects,
+  // to another instance if there is one), so that shutdown waits only for the other requests.
+  if (res.headers.get('content-type')?.startsWith('text/event-stream')) stream = endedOnShutdown(outgoing, stream);
+  const body = Readable.fromWeb(stream as import('node:stream/web').ReadableStream);
   // A body that fails is the server's fault; a client gone is not. pipeline() destroys `outgoing` before it calls
   // back, so the two are told apart here, before it: the client gone, `outgoing` was destroyed first.
   body.once('error', (err) => {
     if (!outgoing.destroyed) logger.error(`pagetree: streaming the response to ${req.method} ${req.url} failed:`, err);
   });
   pipeline(body, outgoing, noop); // on a failure it destroys both: half a response must not look like a whole one
+}
+
+// An answer node refused to write: logged once, then a plain 500 if nothing was sent yet, else the socket closed.
+function unwritable(outgoing: ServerResponse, req: Request, err: unknown, logger: Logger): void {
+  logger.error(`pagetree: the answer to ${req.method} ${req.url} could not be written:`, err);
+  if (outgoing.destroyed) return;
+  if (outgoing.headersSent) {
+    outgoing.destroy();
+    return;
+  }
+  for (const name of outgoing.getHeaderNames()) outgoing.removeHeader(name);
+  const body = 'Internal Server Error\n';
+  outgoing
+    .writeHead(500, {
+      'content-type': 'text/plain; charset=utf-8',
+      'x-content-type-options': 'nosniff',
+      'content-length': String(body.length),
+    })
+    .end(body);
 }
 
 function noop(): void {}
@@ -231,14 +343,17 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
 }
 
 /**
- * Stops accepting connections, waits for in-flight requests, and closes
- * connections still open after `timeout` ms.
+ * Stops accepting connections, ends open event streams and runs the `onShutdown` hooks, waits for the other
+ * in-flight requests, and closes connections still open after `timeout` ms.
  * @example await shutdown(server, 5000)
  */
 export function shutdown(server: Server, timeout = 10_000): Promise<void> {
   if (!closing.has(server)) {
     closing.add(server);
     closingCount++;
+    const hooks = [...hooksOf(server)];
+    shutdownHooks.delete(server);
+    for (const hook of hooks) hook();
   }
   return new Promise((resolve) => {
     const timer = setTimeout(() => server.closeAllConnections(), timeout);

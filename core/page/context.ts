@@ -12,6 +12,7 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { UrlForError } from '../errors.ts';
+import { headerName, headerValue } from '../http/header-value.ts';
 import { kebab } from './names.ts';
 import type { PageRequest } from '../mux/request.ts';
 import type { PageNode } from './page-node.ts';
@@ -41,6 +42,8 @@ export interface RequestContext {
   regions: Region[] | undefined;
   /** Set-Cookie lines for the page's answer (`setCookie`, `deleteCookie`, `flash`), in call order. */
   cookies: string[] | undefined;
+  /** The page timed out and its 503 is answered: what the page does later is dropped, its failure not logged. */
+  timedOut: boolean;
 }
 
 /** Client events by when htmx fires them: name → detail. */
@@ -68,20 +71,25 @@ export function currentPage(): PageNode {
 }
 
 /**
- * Sets the status of the rendered response, from `props()` or a component.
+ * Sets the status of the rendered response, from `props()` or a component: 200–599, as a `Response` takes.
  * @example setStatus(201)
  */
 export function setStatus(status: number): void {
-  context('setStatus').status = status;
+  const ctx = context('setStatus');
+  if (!Number.isInteger(status) || status < 200 || status > 599) {
+    throw new RangeError(`setStatus(${status}): a status is a whole number from 200 to 599`);
+  }
+  ctx.status = status;
 }
 
 /**
- * Sets a header of the rendered response, from `props()` or a component.
+ * Sets a header of the rendered response, from `props()` or a component. A name that is not a token, or a value
+ * with a line break or another control character, is a TypeError (the page answers 500).
  * @example setHeader('Cache-Control', 'no-store')
  */
 export function setHeader(name: string, value: string): void {
   const ctx = context('setHeader');
-  (ctx.headers ??= {})[name.toLowerCase()] = value;
+  (ctx.headers ??= {})[headerName('setHeader', name).toLowerCase()] = headerValue('setHeader', value);
 }
 
 /**

@@ -9,6 +9,7 @@
 //
 // A signed value is `value.mac`: mac = base64url(HMAC-SHA-256(secret, "name=value")). A cookie name has no "=", so
 // the signed text is unambiguous, and covering the name keeps a signature from being moved to another cookie.
+// Only the canonical spelling of a MAC verifies: one cookie string per value.
 // Web Crypto (globalThis.crypto.subtle) signs, so Node, Bun, Deno and workerd all run it; verify() compares in
 // constant time. The lines go out with the page's answer, rendered or a Response (answerHeaders, withContext).
 
@@ -40,8 +41,9 @@ export interface CookieOptions {
 const maxLineBytes = 4096;
 const flashName = 'pagetree-flash';
 const encoder = new TextEncoder();
-// A base64url HMAC-SHA-256: 32 bytes, 43 characters without padding.
-const macPattern = /^[A-Za-z0-9_-]{43}$/;
+// A base64url HMAC-SHA-256: 32 bytes, 43 characters without padding. The last character carries 2 bits that
+// encode nothing and must be 0 (RFC 4648 §3.5: canonical encoding), else one MAC would have four spellings.
+const macPattern = /^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
 
 /**
  * The value of a cookie the request carries, percent-decoded; undefined when it has none by that name. It reads
@@ -98,27 +100,44 @@ export async function getSignedCookie(name: string): Promise<string | undefined>
 
 /**
  * Leaves a message for the next page the browser shows, usually just before `redirect()`: a signed session
- * cookie (`pagetree-flash`) that `takeFlash()` reads there. A second flash in the request replaces the first.
+ * cookie (`pagetree-flash`) that `takeFlash()` reads there. A second flash in the request replaces the first; a
+ * `takeFlash()` later in the same request takes it at once (a page that flashes and renders in one answer).
  * @example await flash('Task added'); return redirect(urlFor(TasksPage));
  */
 export async function flash(message: string): Promise<void> {
-  await queueSigned(context('flash'), 'flash', flashName, message, {});
+  const ctx = context('flash');
+  await queueSigned(ctx, 'flash', flashName, message, {});
+  pendingFlash.set(ctx, message);
 }
 
 /**
- * The message `flash()` left, if its signature verifies; a flash cookie the request carries is deleted on this
- * answer (valid or not), so the message shows once. It returns the same message each call within the request,
- * and leaves a flash() of this request for the next page.
+ * The message for this page: one `flash()` left in this request (its cookie is then not set), else the one the
+ * request's flash cookie carries, if its signature verifies. A flash cookie the request carries is deleted on this
+ * answer (valid or not), so the message shows once. It returns the same message each call within the request.
  * @example const notice = await takeFlash(); // → "Task added" on the page after the redirect, then undefined
  */
 export async function takeFlash(): Promise<string | undefined> {
   const ctx = context('takeFlash');
+  const pending = pendingFlash.get(ctx);
+  if (pending !== undefined) {
+    // Shown in this answer: its cookie is not set, and the next page shows nothing.
+    pendingFlash.delete(ctx);
+    takenFlash.set(ctx, pending);
+    unqueue(ctx, flashName);
+    if (requestCookies(ctx)[flashName] !== undefined) queue(ctx, 'takeFlash', flashName, '', expired({}));
+    return pending;
+  }
+  if (takenFlash.has(ctx)) return takenFlash.get(ctx);
   const message = await verified(ctx, 'takeFlash', flashName);
   const key = lineKey(flashName, '/', undefined);
   const queued = ctx.cookies?.some((line) => keyOf(line) === key);
   if (requestCookies(ctx)[flashName] !== undefined && !queued) queue(ctx, 'takeFlash', flashName, '', expired({}));
   return message;
 }
+
+// A flash() of this request not yet taken, and the message takeFlash() took from one.
+const pendingFlash = new WeakMap<RequestContext, string>();
+const takenFlash = new WeakMap<RequestContext, string>();
 
 // The Cookie header, parsed once per request.
 const parsed = new WeakMap<PageRequest, Record<string, string>>();
@@ -190,6 +209,13 @@ function setCookieLine(ctx: RequestContext, api: string, name: string, value: st
     );
   }
   return line;
+}
+
+// Drops the queued line for a cookie at Path=/ on this host.
+function unqueue(ctx: RequestContext, name: string): void {
+  const key = lineKey(name, '/', undefined);
+  ctx.cookies = ctx.cookies?.filter((l) => keyOf(l) !== key);
+  if (ctx.cookies?.length === 0) ctx.cookies = undefined;
 }
 
 // Which cookie a line sets, as browsers tell cookies apart; a domain's case and leading dot do not matter.

@@ -22,6 +22,7 @@ import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-nod
 import type { Logger } from '../mux/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
 import { abortable, abortKey, guardBody } from '../http/request-body.ts';
+import { headerUrl } from '../http/header-value.ts';
 import { headersOf, liteData, liteResponse, textError } from '../mux/response.ts';
 import type { Tree } from './tree.ts';
 
@@ -68,10 +69,13 @@ function isRenderComponent(value: unknown): value is RenderComponent {
 
 /**
  * An htmx-aware redirect: `HX-Location` for htmx requests (htmx navigates
- * without a full reload), 303 See Other for the rest.
+ * without a full reload), 303 See Other for the rest. The URL is percent-encoded
+ * as a browser would (non-ASCII as UTF-8); control characters and `javascript:`,
+ * `data:` or `vbscript:` URLs are a TypeError (the page answers 500).
  * @example return redirect(urlFor(TodosPage)); // in props(), after a POST
  */
 export function redirect(url: string): Response {
+  url = headerUrl('redirect', url);
   const ctx = requestContext.getStore();
   if (ctx?.htmx.isHtmx) return liteResponse(200, '', { 'hx-location': url, vary: VARY });
   return liteResponse(303, null, { location: url, vary: VARY });
@@ -164,6 +168,7 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       triggers: undefined,
       regions: undefined,
       cookies: undefined,
+      timedOut: false,
     };
     return requestContext.run(ctx, bounded, ctx);
   };
@@ -191,6 +196,9 @@ function withTimeout(
       const safe = method === 'GET' || method === 'HEAD' || method === 'OPTIONS';
       const err = new HttpError(503, 'Service Unavailable', safe ? { 'retry-after': '1' } : {});
       resolve(handleError(err, ctx, options));
+      // From now on the page's own answer is dropped, and so is its failure: the line above is the request's one
+      // log line (the abort below makes most pages fail, and each would log a stack).
+      ctx.timedOut = true;
     }, timeout);
     res.then((r) => {
       clearTimeout(timer);
@@ -294,13 +302,18 @@ function withContext(res: Response, ctx: RequestContext, api: string): Response 
         `give the status to the Response, or render instead of returning one`,
     );
   }
+  return withRecorded(res, ctx);
+}
+
+// A Response with what the request recorded for its answer (setHeader, the htmx helpers, the cookie helpers) that
+// it does not set itself; Set-Cookie lines add up, the context's first.
+function withRecorded(res: Response, ctx: RequestContext): Response {
   const headers = answerHeaders(ctx);
   if (!headers) return res;
   const data = liteData(res);
   if (data) {
     const own = data.headers['set-cookie'];
     const merged = { ...headers, ...data.headers };
-    // Both set cookies: the page's context's first, then the Response's own.
     if (own !== undefined && ctx.cookies) merged['set-cookie'] = [...ctx.cookies, ...[own].flat()];
     return liteResponse(data.status, data.body, merged);
   }
@@ -321,10 +334,14 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
  * anything else is logged (an HttpError only when a parser found the client's fault) and answered by the nearest
  * `error()` (the node's errorPage, chosen at mount), else the error handler, with the request's render target; a
  * failing error() hands the error to the error handler, a failing handler leaves a bare 500. Each answer carries
- * the htmx Vary, as every page-pipeline answer does.
+ * the htmx Vary, as every page-pipeline answer does, and the cookies recorded for the request: a failure drops
+ * what the failed page recorded for its own answer (headers, status, htmx triggers and regions), but not its
+ * Set-Cookie lines (what they record has happened: a flash taken, a session started), and the error page records
+ * its own.
  */
 function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): Response | Promise<Response> {
-  if (err instanceof Response) return withVary(err);
+  if (ctx.timedOut) return late; // answered with a 503 already: nobody reads this
+  if (err instanceof Response) return withVary(withRecorded(err, ctx));
   const { node, logger } = options;
   const req = ctx.req;
   if (!(err instanceof HttpError)) {
@@ -334,8 +351,17 @@ function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOpt
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
     logger.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
   }
-  return node.errorPage ? renderErrorPage(node.errorPage, err, ctx, options) : callErrorHandler(err, ctx, options);
+  ctx.status = undefined;
+  ctx.headers = undefined;
+  ctx.triggers = undefined;
+  ctx.regions = undefined;
+  const res = node.errorPage ? renderErrorPage(node.errorPage, err, ctx, options) : callErrorHandler(err, ctx, options);
+  const finish = (r: Response) => withVary(withRecorded(r, ctx));
+  return res instanceof Promise ? res.then(finish) : finish(res);
 }
+
+// What handleError gives a page's failure after its timeout answered: dropped by withTimeout.
+const late = textError(503, 'Service Unavailable');
 
 // The section's error page: JSX with the error's status and headers, or its own Response.
 function renderErrorPage(
@@ -350,7 +376,7 @@ function renderErrorPage(
     return callErrorHandler(err, ctx, options); // the original error, not error()'s
   };
   const answer = (out: unknown) => {
-    if (out instanceof Response) return withVary(out);
+    if (out instanceof Response) return out;
     if (typeof out !== 'string') throw new TypeError(`${api} returned ${typeof out}, not an HTML string or a Response`);
     return liteResponse(err instanceof HttpError ? err.status : 500, out, errorHeaders(err));
   };
@@ -382,14 +408,12 @@ function callErrorHandler(
   } catch (handlerErr) {
     return errorHandlerFailed(handlerErr, options);
   }
-  return res instanceof Promise
-    ? res.then(withVary, (handlerErr: unknown) => errorHandlerFailed(handlerErr, options))
-    : withVary(res);
+  return res instanceof Promise ? res.catch((handlerErr: unknown) => errorHandlerFailed(handlerErr, options)) : res;
 }
 
 function errorHandlerFailed(err: unknown, options: RouteHandlerOptions): Response {
   options.logger.error(`pagetree: the error handler failed for ${options.node.fieldPath}:`, err);
-  return withVary(textError(500, 'Internal Server Error'));
+  return textError(500, 'Internal Server Error');
 }
 
 /**

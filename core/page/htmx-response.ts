@@ -15,6 +15,7 @@
 
 import { context, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
 import { escapeHtml } from '../mux/response.ts';
+import { headerUrl, headerValue } from '../http/header-value.ts';
 
 // The `hx-swap` styles both versions know, plus htmx 4's `textContent`: the type and the check read this one list.
 const swapStyles = [
@@ -46,6 +47,10 @@ export type TriggerTime = 'receive' | 'swap' | 'settle';
  */
 export function hxTrigger(event: string, detail?: unknown, options: { after?: TriggerTime } = {}): void {
   if (event === '') throw new TypeError('hxTrigger(): the event name is empty');
+  // Any other name can go into the header (as JSON when it is not plain ASCII); a control character is a bug.
+  if (/[\0-\x1f\x7f]/.test(event)) {
+    throw new TypeError(`hxTrigger(): the event name ${JSON.stringify(event)} holds a control character`);
+  }
   const ctx = context('hxTrigger');
   const when = options.after ?? 'receive';
   const triggers = (ctx.triggers ??= {});
@@ -82,7 +87,7 @@ export function hxReselect(selector: string): void {
  * @example hxPushUrl(urlFor(TasksPage, { q })) // → HX-Push-Url: /?q=milk
  */
 export function hxPushUrl(url: string | false): void {
-  put('hxPushUrl', 'hx-push-url', url === false ? 'false' : url);
+  put('hxPushUrl', 'hx-push-url', url === false ? 'false' : headerUrl('hxPushUrl', url));
 }
 
 /**
@@ -90,7 +95,7 @@ export function hxPushUrl(url: string | false): void {
  * @example hxReplaceUrl(urlFor(TasksPage))
  */
 export function hxReplaceUrl(url: string | false): void {
-  put('hxReplaceUrl', 'hx-replace-url', url === false ? 'false' : url);
+  put('hxReplaceUrl', 'hx-replace-url', url === false ? 'false' : headerUrl('hxReplaceUrl', url));
 }
 
 /**
@@ -106,7 +111,7 @@ export function hxRefresh(): void {
  * @example hxRedirect(urlFor(LoginPage))
  */
 export function hxRedirect(url: string): void {
-  put('hxRedirect', 'hx-redirect', url);
+  put('hxRedirect', 'hx-redirect', headerUrl('hxRedirect', url));
 }
 
 /** The object form of `HX-Location`: where htmx navigates and how it swaps the answer. */
@@ -135,12 +140,13 @@ export interface HxLocation {
  * @example hxLocation({ path: urlFor(TasksPage), target: '#main', select: '#main' }) // → HX-Location: {"path":"/","target":"#main","select":"#main"}
  */
 export function hxLocation(location: string | HxLocation): void {
-  if (typeof location === 'string') return put('hxLocation', 'hx-location', location);
+  if (typeof location === 'string') return put('hxLocation', 'hx-location', headerUrl('hxLocation', location));
   const { target, swap, push, ...rest } = location;
-  const value: Record<string, unknown> = { ...rest };
+  const value: Record<string, unknown> = { ...rest, path: headerUrl('hxLocation', location.path) };
+  if (rest.replace !== undefined) value.replace = headerUrl('hxLocation', rest.replace);
   if (target !== undefined) value.target = idTarget(target);
   if (swap !== undefined) value.swap = checkSwap('hxLocation', swap);
-  if (push !== undefined) value.push = push === false ? 'false' : push;
+  if (push !== undefined) value.push = push === false ? 'false' : headerUrl('hxLocation', push);
   put('hxLocation', 'hx-location', headerJson(value));
 }
 
@@ -246,18 +252,11 @@ function checkSwap(api: string, swap: string): string {
   return swap;
 }
 
-// A header value must be one line of Latin-1; a URL from urlFor always is.
-function headerValue(api: string, value: string): string {
-  if (/[\r\n\0]|[^\x20-\xff\t]/.test(value)) {
-    throw new TypeError(`${api}(): ${JSON.stringify(value)} cannot be a header value; percent-encode URLs`);
-  }
-  return value;
-}
-
 // "a, b" when no event has a detail, else JSON (both htmx versions read both forms).
 function triggerHeader(events: Record<string, unknown>): string {
   const names = Object.keys(events);
-  const plain = names.every((n) => events[n] === undefined && /^[^\s,{]+$/.test(n));
+  // Plain ASCII names without detail go as a list; any other name would not survive it (or the header).
+  const plain = names.every((n) => events[n] === undefined && /^[\x21-\x2b\x2d-\x7a\x7c\x7e]+$/.test(n));
   if (plain) return names.join(', ');
   const value: Record<string, unknown> = {};
   for (const n of names) value[n] = events[n] ?? null;

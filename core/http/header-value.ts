@@ -1,0 +1,104 @@
+// The one check for every value a page turns into a response header (issue 24).
+//
+//   setHeader('Cache-Control', 'no-store')   → headerName + headerValue   "no-store"
+//   setHeader('X-Note', 'a\r\nSet-Cookie: x') → TypeError: setHeader(): … a control character (U+000D) …
+//   redirect('/login?next=/中')              → headerUrl                  "/login?next=/%E4%B8%AD"
+//   redirect('javascript:alert(1)')          → TypeError: redirect(): … a javascript: URL …
+//
+// node's writeHead throws ERR_INVALID_CHAR for CR, LF, NUL, DEL or a character above U+00FF, and a fetch
+// Response refuses the same; thrown there, on the way out, nothing catches it. Checked here, where the page calls
+// the helper, a bad value is a 500 through the page's error path, logged once with the helper's name.
+//
+// URLs are made what a browser would send: a space and every character above U+007E percent-encoded as UTF-8
+// (`%E4%B8%AD`), the rest left as it is (an existing `%2F` stays). Control characters are refused rather than
+// stripped (a browser strips tabs and newlines from a URL; a value that has them did not come from urlFor).
+// `javascript:`, `data:` and `vbscript:` are refused: htmx 2 and 4 assign HX-Redirect to `location.href`.
+
+/** Characters a header value may not hold: controls other than tab, DEL, and anything above Latin-1. */
+const badValueChar = /[\0-\x08\x0a-\x1f\x7f]|[^\0-\xff]/;
+/** RFC 9110 token: what a header name is made of. */
+const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A URL that needs no encoding: printable ASCII without space. */
+const plainUrl = /^[\x21-\x7e]*$/;
+/** Schemes that run code or carry a document: never a redirect's target. */
+const scriptSchemes = new Set(['javascript', 'data', 'vbscript']);
+
+/**
+ * A header value as it may go on the wire: one line of Latin-1 text. Anything else is a TypeError naming `api`.
+ * @example headerValue('setHeader', 'no-store') // → "no-store"
+ */
+export function headerValue(api: string, value: string): string {
+  if (typeof value !== 'string') throw new TypeError(`${api}(): the header value is ${typeof value}, not a string`);
+  const bad = badValueChar.exec(value);
+  if (bad) {
+    throw new TypeError(
+      `${api}(): ${JSON.stringify(value)} cannot be a header value: it holds ${describe(bad[0])}; ` +
+        `remove it, or percent-encode the value`,
+    );
+  }
+  return value;
+}
+
+/**
+ * A header name: an HTTP token (letters, digits and ``!#$%&'*+.^_`|~-``).
+ * @example headerName('setHeader', 'Cache-Control') // → "Cache-Control"
+ */
+export function headerName(api: string, name: string): string {
+  if (typeof name !== 'string' || !token.test(name)) {
+    throw new TypeError(`${api}(): ${JSON.stringify(name)} is not a header name; use letters, digits and -`);
+  }
+  return name;
+}
+
+/**
+ * A URL for `Location` and htmx's URL headers: a space and non-ASCII percent-encoded as UTF-8, as a browser
+ * does; control characters and `javascript:`, `data:` or `vbscript:` URLs refused with a TypeError naming `api`.
+ * @example headerUrl('redirect', '/search?q=crème brûlée') // → "/search?q=cr%C3%A8me%20br%C3%BBl%C3%A9e"
+ */
+export function headerUrl(api: string, url: string): string {
+  if (typeof url !== 'string') throw new TypeError(`${api}(): the URL is ${typeof url}, not a string`);
+  const encoded = plainUrl.test(url) ? url : encodeUrl(api, url);
+  const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(encoded)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scriptSchemes.has(scheme)) {
+    throw new TypeError(
+      `${api}(): refused a ${scheme}: URL (${JSON.stringify(url.slice(0, 40))}); ` +
+        `redirect to a page of the app (urlFor) or an http(s) URL`,
+    );
+  }
+  return encoded;
+}
+
+// One pass: each character is kept, percent-encoded, or refused, so the cost is linear in the URL.
+function encodeUrl(api: string, url: string): string {
+  let out = '';
+  let from = 0;
+  for (let i = 0; i < url.length; i++) {
+    const c = url.charCodeAt(i);
+    if (c > 0x20 && c < 0x7f) continue;
+    if (c < 0x20 || c === 0x7f) {
+      throw new TypeError(
+        `${api}(): the URL ${JSON.stringify(url)} holds ${describe(url[i]!)}; ` +
+          `build URLs with urlFor, and check what comes from the request`,
+      );
+    }
+    // A surrogate pair is one character: encode both halves together.
+    const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < url.length;
+    const end = pair && (url.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? i + 2 : i + 1;
+    let piece: string;
+    try {
+      piece = encodeURIComponent(url.slice(i, end));
+    } catch {
+      throw new TypeError(`${api}(): the URL ${JSON.stringify(url)} holds a lone surrogate; it is not valid text`);
+    }
+    out += url.slice(from, i) + piece;
+    from = end;
+    i = end - 1;
+  }
+  return out + url.slice(from);
+}
+
+function describe(char: string): string {
+  const code = char.codePointAt(0)!;
+  const hex = code.toString(16).toUpperCase().padStart(4, '0');
+  return code < 0x20 || code === 0x7f ? `a control character (U+${hex})` : `a character above U+00FF (U+${hex})`;
+}
