@@ -439,6 +439,7 @@ describe('flash across redirect()', () => {
     const fresh = await send(new Request('http://localhost/steps/flash-then-take', { method: 'POST' }));
     expect([fresh.headers.get('x-taken'), fresh.cookies]).toEqual(['next', []]);
   });
+});
 
 describe('signed cookies: what the client changed reads as missing', () => {
   let signed: string; // "c42%20%E2%9C%93.<mac>", as the browser sends it back

@@ -8,6 +8,7 @@ test('the public names of pagetree', () => {
   expect(Object.keys(pagetree).sort()).toEqual([
     'ConflictError',
     'CrossOriginProtection',
+    'EventHub',
     'HttpError',
     'MountError',
     'PatternError',

@@ -37,7 +37,7 @@ export {
   stopPolling,
 } from './page/htmx-response.ts';
 export type { HxLocation, Swap, SwapStyle, TriggerTime } from './page/htmx-response.ts';
-export { eventStream } from './http/event-stream.ts';
+export { EventHub, eventStream } from './http/event-stream.ts';
 export { formState, parseForm } from './http/form.ts';
 export type { FieldName, FormResult, FormState, InvalidForm, ParseFormOptions, ValidForm } from './http/form.ts';
 export type { EventStream, EventStreamOptions } from './http/event-stream.ts';

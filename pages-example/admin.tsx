@@ -2,7 +2,7 @@
 // (server-sent events), a user page with a refreshable activity partial, a
 // middleware and an error page for the whole group.
 
-import { eventStream, HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
+import { EventHub, HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
 import { Layout, swapsIntoElement } from './layout.tsx';
 import type { Activity, TaskCounts, User } from './store.ts';
 import type { Deps } from './tasks.tsx';
@@ -98,16 +98,17 @@ function liveRegion(url: string, htmxVersion: string): Record<string, string> {
  * dashboard goes away.
  */
 export class DashboardEvents {
-  readonly #deps: Deps;
+  readonly #counts: EventHub;
 
   constructor(deps: Deps) {
-    this.#deps = deps;
+    const store = deps.store;
+    // While a dashboard is open the hub listens to the store: each change is rendered once, and the same bytes go
+    // to every open dashboard. subscribe returns the unsubscribe, which the hub calls once the last one has left.
+    this.#counts = new EventHub((hub) => store.subscribe(() => void hub.send(() => <Counts {...store.counts()} />)));
   }
 
   props(req: PageRequest) {
-    const store = this.#deps.store;
-    // subscribe returns the unsubscribe: eventStream calls it once the client has left.
-    return eventStream(req, (stream) => store.subscribe(() => void stream.send(<Counts {...store.counts()} />)));
+    return this.#counts.stream(req);
   }
 }
 

@@ -132,8 +132,12 @@ export function eventStream(
   }
 
   function write(text: string): boolean {
+    return writeBytes(encoder.encode(text));
+  }
+
+  function writeBytes(bytes: Uint8Array): boolean {
     if (ended) return false;
-    controller.enqueue(encoder.encode(text));
+    controller.enqueue(bytes);
     if (controller.desiredSize! < 0) {
       end('error', new Error(`eventStream: the client of ${req.url} fell more than ${maxQueued} bytes behind`));
       return false;
@@ -173,6 +177,17 @@ export function eventStream(
     close: () => end('close'),
     signal: aborter.signal,
   };
+  // An event already encoded (EventHub: the same bytes for every subscriber), in send() order as well.
+  encodedSends.set(stream, (bytes) => {
+    if (ended) return dropped;
+    if (tail === undefined) return writeBytes(bytes) ? written : dropped;
+    const p: Promise<boolean> = tail.then(() => {
+      if (tail === p) tail = undefined;
+      return writeBytes(bytes);
+    });
+    tail = p;
+    return p;
+  });
 
   write(retry === undefined ? ': ok\n' : `retry: ${retry}\n`);
   if (req.signal.aborted) {
@@ -194,6 +209,93 @@ export function eventStream(
   }
   if (heartbeat > 0 && !ended) timer = setInterval(() => write(': ping\n'), heartbeat);
   return new Response(body, { headers });
+}
+
+const encodedSends = new WeakMap<EventStream, (bytes: Uint8Array) => Promise<boolean>>();
+
+/**
+ * One event source for many clients: a live region that every open page shows the same way. A change is rendered
+ * once and encoded once, and the same bytes go to every open stream (5,000 subscribers: one render, not 5,000).
+ * `listen`, if given, runs when the first stream opens (subscribe to your store there) and its result, the
+ * unsubscribe, when the last one ends.
+ *
+ *   const counts = new EventHub((hub) => store.subscribe(() => hub.send(() => <Counts {...store.counts()} />)));
+ *   props(req) { return counts.stream(req); }                                    // each client
+ *
+ * @example await hub.send(() => <Counts {...store.counts()} />) // → 3 (streams written); the render runs only when there are any
+ */
+export class EventHub {
+  readonly #streams = new Set<EventStream>();
+  readonly #listen: ((hub: EventHub) => void | (() => void)) | undefined;
+  #unlisten: void | (() => void) = undefined;
+
+  constructor(listen?: (hub: EventHub) => void | (() => void)) {
+    this.#listen = listen;
+  }
+
+  /** The open streams. */
+  get size(): number {
+    return this.#streams.size;
+  }
+
+  /**
+   * Answers one client with an event stream fed by this hub (`eventStream`'s answer and options); `start`, if
+   * given, runs with the stream first, e.g. to send it the current state, and may return a cleanup.
+   * @example return hub.stream(req, { retry: 2000 });
+   */
+  stream(
+    req: Request,
+    options: EventStreamOptions & { start?: (stream: EventStream) => void | (() => void) } = {},
+  ): Response {
+    const { start, ...streamOptions } = options;
+    return eventStream(
+      req,
+      (stream) => {
+        const cleanup = start?.(stream);
+        if (this.#streams.size === 0) this.#unlisten = this.#listen?.(this);
+        this.#streams.add(stream);
+        return () => {
+          this.#streams.delete(stream);
+          if (this.#streams.size === 0 && typeof this.#unlisten === 'function') {
+            const unlisten = this.#unlisten;
+            this.#unlisten = undefined;
+            unlisten();
+          }
+          if (typeof cleanup === 'function') cleanup();
+        };
+      },
+      streamOptions,
+    );
+  }
+
+  /**
+   * Sends one event to every open stream: `data` is the HTML, or a function that renders it (called once, and only
+   * when a stream is open). Resolves to the number of streams it was written to.
+   * @example hub.send(() => <Counts {...store.counts()} />, { event: 'counts' })
+   */
+  async send(
+    data: string | Promise<string> | (() => string | Promise<string>),
+    options?: { event?: string; id?: string },
+  ): Promise<number> {
+    const head = fields(options);
+    if (this.#streams.size === 0) {
+      if (typeof data !== 'function') Promise.resolve(data).catch(noop);
+      return 0;
+    }
+    const html = await (typeof data === 'function' ? data() : data);
+    if (typeof html !== 'string') throw new TypeError(`EventHub: send() got ${typeof html}, not an HTML string`);
+    const bytes = encoder.encode(head + dataLines(html));
+    const writes: (Promise<boolean> | boolean)[] = [];
+    for (const stream of this.#streams) writes.push(encodedSends.get(stream)!(bytes));
+    let sent = 0;
+    for (const w of writes) if (w === written || (await w)) sent++;
+    return sent;
+  }
+
+  /** Ends every open stream (the clients reconnect, to whatever serves them then). */
+  close(): void {
+    for (const stream of [...this.#streams]) stream.close();
+  }
 }
 
 // The `event:` and `id:` lines of an event; a line break in them would start another field.

@@ -21,8 +21,8 @@
 // needs and no form library does it without picking one validator.
 
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { HttpError } from '../errors.ts';
 import { readFormData } from './request-body.ts';
+import { defaultFormLimits, limitedFormData, type FormLimits } from './form-body.ts';
 
 /** The field names of a schema's input: `keyof` its input type, or any string. */
 export type FieldName<S extends StandardSchemaV1> =
@@ -55,19 +55,27 @@ export interface InvalidForm<S extends StandardSchemaV1> extends FormState<Field
 /** What `parseForm` returns: narrow it with `form.ok`. */
 export type FormResult<S extends StandardSchemaV1> = ValidForm<S> | InvalidForm<S>;
 
-/** Options of `parseForm`. */
+/**
+ * Options of `parseForm`: the limits of the body, counted as it streams, before anything is decoded. Past one the
+ * answer is a 413 whose message names it, and the rest of the body is not read.
+ */
 export interface ParseFormOptions {
-  /** A larger body is a 413, on every runtime (default 10 MiB; the node adapter's `maxBodySize` also applies). */
+  /** Bytes of the whole body (default 10 MiB; the node adapter's `maxBodySize` also applies). */
   maxBytes?: number;
+  /** Text fields: urlencoded pairs and multipart parts without a filename (default 1,000). */
+  maxFields?: number;
+  /** Files: multipart parts with a filename (default 100). */
+  maxFiles?: number;
+  /** Bytes of one text field as sent (default 1 MiB). */
+  maxFieldBytes?: number;
 }
-
-const defaultMaxBytes = 10 * 1024 * 1024;
 
 /**
  * Reads a form body (urlencoded or multipart, files included) and validates it
  * with a Standard Schema validator. A body that is not a form is a 415, one
- * that cannot be parsed a 400, one over `maxBytes` a 413 (HttpErrors: the page
- * answers with that status). An invalid submission is a result, not an error.
+ * that cannot be parsed a 400, one past a limit (`maxBytes`, `maxFields`,
+ * `maxFiles`, `maxFieldBytes`) a 413 (HttpErrors: the page answers with that
+ * status). An invalid submission is a result, not an error.
  * @example const form = await parseForm(req, z.object({ title: z.string().trim().min(1) }));
  *          if (!form.ok) { setStatus(422); return { form }; }
  */
@@ -76,8 +84,7 @@ export async function parseForm<S extends StandardSchemaV1>(
   schema: S,
   options: ParseFormOptions = {},
 ): Promise<FormResult<S>> {
-  const maxBytes = options.maxBytes ?? defaultMaxBytes;
-  const data = await readFormData(req, () => limitedFormData(req, maxBytes));
+  const data = await readFormData(req, () => limitedFormData(req, formLimits(options)));
   const { input, values, allValues } = decode(data, arrayFields(schema));
   const result = await schema['~standard'].validate(input);
   if (!result.issues) {
@@ -99,57 +106,44 @@ export function formState<S extends StandardSchemaV1>(
   return { values, allValues: {}, errors: {}, formErrors: [] } as FormState as FormState<FieldName<S>>;
 }
 
-// The body, counted as it streams: past `max` bytes it stops reading and answers 413.
-async function limitedFormData(req: Request, max: number): Promise<FormData> {
-  const announced = Number(req.headers.get('content-length'));
-  if (announced > max) throw tooLarge(max);
-  const chunks: Uint8Array<ArrayBuffer>[] = [];
-  let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > max) {
-        await reader.cancel().catch(() => {});
-        throw tooLarge(max);
-      }
-      chunks.push(value);
-    }
+function formLimits(options: ParseFormOptions): FormLimits {
+  const limits = { ...defaultFormLimits };
+  for (const name of ['maxBytes', 'maxFields', 'maxFiles', 'maxFieldBytes'] as const) {
+    const value = options[name];
+    if (value === undefined) continue;
+    if (!(value >= 0)) throw new TypeError(`parseForm(): ${name} ${value} is not a number; give e.g. ${limits[name]}`);
+    limits[name] = value;
   }
-  // The runtime's own parser (multipart boundaries, charsets, files), on the bytes counted above.
-  return new Response(new Blob(chunks), { headers: { 'content-type': req.headers.get('content-type')! } }).formData();
+  return limits;
 }
 
-function tooLarge(max: number): HttpError {
-  return new HttpError(413, `Content Too Large: the form is limited to ${max} bytes`);
-}
-
-// One object for the schema; prototype-free, so a field named "__proto__" is just a field.
+// One object for the schema; prototype-free, so a field named "__proto__" is just a field. One pass over the
+// entries into a Map, one over the Map: linear in the fields (a test pins 2N against N).
 function decode(
   data: FormData,
   arrays: ReadonlySet<string>,
 ): { input: Record<string, unknown>; values: Record<string, string>; allValues: Record<string, string[]> } {
-  const entries: Record<string, (string | File)[]> = Object.create(null);
+  const entries = new Map<string, (string | File)[]>();
   const alwaysArray = new Set(arrays);
-  for (const [rawName, value] of data) {
-    if (typeof value !== 'string' && value.name === '' && value.size === 0) continue; // a file input left empty
+  data.forEach((value, rawName) => {
+    if (typeof value !== 'string' && value.name === '' && value.size === 0) return; // a file input left empty
     let name = rawName;
     if (name.endsWith('[]')) {
       name = name.slice(0, -2);
       alwaysArray.add(name);
     }
-    (entries[name] ??= []).push(value);
-  }
+    const list = entries.get(name);
+    if (list) list.push(value);
+    else entries.set(name, [value]);
+  });
   const input: Record<string, unknown> = Object.create(null);
   const values: Record<string, string> = Object.create(null);
   const allValues: Record<string, string[]> = Object.create(null);
-  for (const name in entries) {
-    const list = entries[name]!;
+  for (const [name, list] of entries) {
     input[name] = list.length === 1 && !alwaysArray.has(name) ? list[0] : list;
-    const texts = list.filter((v): v is string => typeof v === 'string');
-    if (texts.length > 0) {
+    let texts: string[] | undefined;
+    for (const v of list) if (typeof v === 'string') (texts ??= []).push(v);
+    if (texts) {
       values[name] = texts[0]!;
       allValues[name] = texts;
     }

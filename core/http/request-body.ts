@@ -10,6 +10,7 @@
 // the HttpError with its status and logs one line (the cause), not a stack.
 
 import { HttpError } from '../errors.ts';
+import { defaultFormLimits, limitedFormData } from './form-body.ts';
 
 /** The key under which an adapter's request has a method that aborts it whole (signal and body), as the node adapter's does. */
 export const abortKey: unique symbol = Symbol('pagetree.abortRequest');
@@ -91,14 +92,14 @@ export function abortable(req: Request): (reason: unknown) => void {
 
 /**
  * Gives a Request from outside the node adapter (`mux.fetch` on any runtime)
- * the body reads above: `formData()` and `json()` answer 4xx on bad bodies.
+ * the body reads above: `formData()` and `json()` answer 4xx on bad bodies,
+ * and `formData()` counts the body against the default form limits (413).
  * @example guardBody(req); await req.formData() // HttpError(415) for a JSON body
  */
 export function guardBody(req: Request): void {
-  const formData = req.formData;
   const json = req.json;
   Object.defineProperty(req, 'formData', {
-    value: () => readFormData(req, () => formData.call(req)),
+    value: () => readFormData(req, () => limitedFormData(req, defaultFormLimits)),
     configurable: true,
   });
   Object.defineProperty(req, 'json', { value: () => readJson(() => json.call(req)), configurable: true });

@@ -7,6 +7,7 @@
 // a 500 with no detail, and a client that goes away mid-response is dropped.
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request.ts';
@@ -158,13 +159,20 @@ function endedOnShutdown(outgoing: ServerResponse, source: ReadableStream<Uint8A
     {
       start: (c) => void (controller = c),
       pull: async (c) => {
-        const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+        let next: ReadableStreamReadResult<Uint8Array>;
+        try {
+          next = await reader.read();
+        } catch (err) {
+          if (!ended) c.error(err);
+          ended = true;
+          return;
+        }
         if (ended) return;
-        if (done) {
+        if (next.done) {
           ended = true;
           c.close();
         } else {
-          c.enqueue(value);
+          c.enqueue(next.value);
         }
       },
       cancel: (reason) => {
@@ -187,7 +195,10 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
   // so that a client holding its body back cannot hold the socket (issue 12),
   // and so does every answer while the server shuts down: no keep-alive client
   // is then reset by the sweep of idle connections.
-  if (largeBodyUnread(incoming) || (closingCount > 0 && closing.has(serverOf(incoming)))) {
+  if (largeBodyUnread(incoming)) {
+    outgoing.shouldKeepAlive = false;
+    lingerBeforeClose(incoming.socket);
+  } else if (closingCount > 0 && closing.has(serverOf(incoming))) {
     outgoing.shouldKeepAlive = false;
   }
   try {
@@ -256,6 +267,22 @@ function unwritable(outgoing: ServerResponse, req: Request, err: unknown, logger
 }
 
 function noop(): void {}
+
+// Go's closeWriteAndWait: a socket closed while the client is still sending its body gets a RST from the kernel,
+// and a client that sees the RST before it read the answer loses it (a 413 for a form past its limits showed as a
+// reset connection). So the answer ends with a FIN, what the client still sends is read and dropped, and the socket
+// is closed 500 ms later (Go's rstAvoidanceDelay), unless the client closes first. node calls destroySoon() on
+// the socket once an answer that closes the connection is written: this one socket gets its own.
+const lingerMs = 500;
+
+function lingerBeforeClose(socket: Socket | null): void {
+  if (!socket || Object.hasOwn(socket, 'destroySoon')) return;
+  socket.destroySoon = function (this: Socket) {
+    this.end();
+    this.resume();
+    setTimeout(() => this.destroy(), lingerMs).unref();
+  };
+}
 
 function serverOf(incoming: IncomingMessage): object {
   return (incoming.socket as { server?: object }).server ?? incoming; // a socket from net.Server has one

@@ -12,6 +12,7 @@ import { HttpError } from '../errors.ts';
 import { lazyInherit } from '../mux/lazy-inherit.ts';
 import { kTarget, parseTarget, type RequestTarget } from '../mux/request.ts';
 import { abortKey, readBody, readFormData, readJson } from '../http/request-body.ts';
+import { defaultFormLimits, limitedFormData } from '../http/form-body.ts';
 
 const kIncoming = Symbol('pagetree.incoming');
 const kReal = Symbol('pagetree.realRequest');
@@ -86,8 +87,9 @@ class NodeRequest {
     return readBody(() => real(this).text());
   }
 
+  // Counted as it streams against the default form limits (1,000 fields, 100 files): parseForm's, without a schema.
   formData(): Promise<FormData> {
-    return readFormData(this as unknown as Request, () => real(this).formData());
+    return readFormData(this as unknown as Request, () => limitedFormData(real(this), defaultFormLimits));
   }
 
   json(): Promise<unknown> {
