@@ -1,4 +1,6 @@
 import { once } from 'node:events';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -213,3 +215,47 @@ test('serve prints its URL and exits cleanly on SIGTERM', async () => {
   await app.stop(); // SIGTERM
   expect([app.child.exitCode, app.child.signalCode]).toEqual([0, null]);
 }, 20_000);
+
+// Issue 24: with event streams open, SIGTERM waited the whole 10 s shutdownTimeout. The example app, as `npm start`
+// runs it, with 50 dashboards open: it exits as soon as its other requests are done, and each stream ends cleanly.
+test('sigterm-with-open-event-streams-exits-at-once', async () => {
+  const data = mkdtempSync(path.join(tmpdir(), 'pagetree-sigterm-'));
+  const app = await serveProcess(
+    process.execPath,
+    ['--import', 'tsx', 'pages-example/main.ts'],
+    path.join(__dirname, '..'),
+    { PORT: '0', DATABASE_PATH: path.join(data, 'tasks.db') },
+  );
+  const port = Number(new URL(app.url).port);
+  const ends = await Promise.all(
+    Array.from(
+      { length: 50 },
+      () =>
+        new Promise<{ ended: Promise<string> }>((opened, failed) => {
+          const req = httpRequest({
+            host: '127.0.0.1',
+            port,
+            path: '/admin/events',
+            headers: { 'hx-request': 'true' },
+          });
+          req.on('response', (res) => {
+            res.once('data', () =>
+              opened({
+                ended: new Promise((ended) => {
+                  res.on('end', () => ended('end'));
+                  res.on('aborted', () => ended('aborted'));
+                }),
+              }),
+            );
+          });
+          req.on('error', failed);
+          req.end();
+        }),
+    ),
+  );
+  const started = performance.now();
+  await app.stop(); // SIGTERM
+  expect(performance.now() - started).toBeLessThan(4000); // 10 s and more before
+  expect([app.child.exitCode, app.child.signalCode]).toEqual([0, null]);
+  expect(await Promise.all(ends.map((e) => e.ended))).toEqual(Array(50).fill('end'));
+}, 30_000);

@@ -197,6 +197,49 @@ describe.each(runtimes)('%s', (_name, start) => {
     expect(json.status).toBe(415);
   });
 
+  test('form limits: counted as the body streams, 413 naming the limit (parseForm and req.formData())', async () => {
+    const fields = (n: number) => Array.from({ length: n }, (_, i) => `f${i}=`).join('&');
+    const type = { 'content-type': 'application/x-www-form-urlencoded' };
+    const ok = await fetch(app.url + '/count', { method: 'POST', headers: type, body: fields(1000) });
+    expect([ok.status, await ok.text()]).toEqual([200, '1000']);
+    for (const path of ['/items', '/count']) {
+      const many = await fetch(app.url + path, { method: 'POST', headers: type, body: fields(1001) });
+      expect([path, many.status, await many.text()]).toEqual([
+        path,
+        413,
+        'Content Too Large: a form has at most 1000 fields (maxFields)\n',
+      ]);
+    }
+    const files = new FormData();
+    files.append('name', 'x');
+    for (let i = 0; i < 101; i++) files.append(`f${i}`, new Blob(['x']), 'x.txt');
+    const tooMany = await fetch(app.url + '/items', { method: 'POST', body: files });
+    expect([tooMany.status, await tooMany.text()]).toEqual([
+      413,
+      'Content Too Large: a form has at most 100 files (maxFiles)\n',
+    ]);
+    const wide = await fetch(app.url + '/items', {
+      method: 'POST',
+      headers: type,
+      body: 'name=' + 'x'.repeat(1 << 20),
+    });
+    expect([wide.status, await wide.text()]).toEqual([
+      413,
+      'Content Too Large: a form field has at most 1048576 bytes (maxFieldBytes)\n',
+    ]);
+  });
+
+  test('a redirect to a URL from the request: percent-encoded, or a 500 when it is no URL to follow', async () => {
+    const encoded = await fetch(app.url + '/go?next=' + encodeURIComponent('/中'), { redirect: 'manual' });
+    expect([encoded.status, encoded.headers.get('location')]).toEqual([303, '/%E4%B8%AD']);
+    for (const next of ['/a\r\nSet-Cookie: x=1', 'javascript:alert(1)']) {
+      const refused = await fetch(app.url + '/go?next=' + encodeURIComponent(next), { redirect: 'manual' });
+      expect([next, refused.status, await refused.text()]).toEqual([next, 500, 'Internal Server Error\n']);
+    }
+    const still = await fetch(app.url + '/');
+    expect(still.status).toBe(200);
+  });
+
   test('a flash message across redirect(): signed by Web Crypto, shown once, ignored when changed', async () => {
     const flashLine = /^pagetree-flash=Saved%20%E2%9C%93\.[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax$/;
     const plain = await fetch(app.url + '/notice', { method: 'POST', redirect: 'manual' });

@@ -45,12 +45,15 @@ export const defaultFormLimits: FormLimits = {
   maxBytes: 10 * 1024 * 1024,
 };
 
+/** A form's fields in body order: name → text, or a File. */
+export type FormEntries = [name: string, value: string | File][];
+
 /**
  * A form body read as it streams, counted against `limits` (413 at the first one passed, the rest of the body
- * unread), then parsed by the runtime's own FormData parser.
- * @example await limitedFormData(req, defaultFormLimits) // → FormData, or HttpError(413)
+ * unread), then parsed: urlencoded here, multipart by the runtime's own FormData parser.
+ * @example await readForm(req, defaultFormLimits) // → [["title", "Milk"]], or HttpError(413)
  */
-export async function limitedFormData(req: Request, limits: FormLimits): Promise<FormData> {
+export async function readForm(req: Request, limits: FormLimits): Promise<FormEntries> {
   const type = req.headers.get('content-type') ?? '';
   const tooLarge = () => formTooLarge('maxBytes', limits.maxBytes, 'a form has at most {n} bytes');
   if (Number(req.headers.get('content-length')) > limits.maxBytes) throw tooLarge();
@@ -73,8 +76,21 @@ export async function limitedFormData(req: Request, limits: FormLimits): Promise
       throw err;
     }
   }
-  if (counter?.kind === 'urlencoded') return urlencodedFormData(chunks);
-  return new Response(new Blob(chunks), { headers: { 'content-type': type } }).formData();
+  if (counter?.kind === 'urlencoded') return urlencodedEntries(chunks);
+  const data = await new Response(new Blob(chunks), { headers: { 'content-type': type } }).formData();
+  const entries: FormEntries = [];
+  data.forEach((value, name) => void entries.push([name, value]));
+  return entries;
+}
+
+/**
+ * `readForm` as a FormData: what `req.formData()` answers through the node adapter and `mux.fetch`.
+ * @example await limitedFormData(req, defaultFormLimits) // → FormData, or HttpError(413)
+ */
+export async function limitedFormData(req: Request, limits: FormLimits): Promise<FormData> {
+  const data = new FormData();
+  for (const [name, value] of await readForm(req, limits)) data.append(name, value);
+  return data;
 }
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
@@ -83,11 +99,11 @@ const toUtf8 = new TextEncoder();
 /**
  * The WHATWG urlencoded parser on a body's bytes: `&`-separated pairs (empty ones skipped), split at the first
  * `=`, `+` as space, percent-decoded, UTF-8 with U+FFFD for what is not.
- * @example urlencodedFormData([bytesOf('a=1&b=%E2%9C%93')]) // FormData a → "1", b → "✓"
+ * @example urlencodedEntries([bytesOf('a=1&b=%E2%9C%93')]) // → [["a", "1"], ["b", "✓"]]
  */
-export function urlencodedFormData(chunks: readonly Uint8Array[]): FormData {
+export function urlencodedEntries(chunks: readonly Uint8Array[]): FormEntries {
   const text = utf8.decode(chunks.length === 1 ? chunks[0] : concat(chunks));
-  const data = new FormData();
+  const data: FormEntries = [];
   let from = 0;
   while (from <= text.length) {
     let to = text.indexOf('&', from);
@@ -95,7 +111,7 @@ export function urlencodedFormData(chunks: readonly Uint8Array[]): FormData {
     if (to > from) {
       const pair = text.slice(from, to);
       const eq = pair.indexOf('=');
-      data.append(formDecode(eq === -1 ? pair : pair.slice(0, eq)), eq === -1 ? '' : formDecode(pair.slice(eq + 1)));
+      data.push([formDecode(eq === -1 ? pair : pair.slice(0, eq)), eq === -1 ? '' : formDecode(pair.slice(eq + 1))]);
     }
     from = to + 1;
   }

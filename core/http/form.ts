@@ -22,7 +22,7 @@
 
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { readFormData } from './request-body.ts';
-import { defaultFormLimits, limitedFormData, type FormLimits } from './form-body.ts';
+import { defaultFormLimits, readForm, type FormEntries, type FormLimits } from './form-body.ts';
 
 /** The field names of a schema's input: `keyof` its input type, or any string. */
 export type FieldName<S extends StandardSchemaV1> =
@@ -84,7 +84,7 @@ export async function parseForm<S extends StandardSchemaV1>(
   schema: S,
   options: ParseFormOptions = {},
 ): Promise<FormResult<S>> {
-  const data = await readFormData(req, () => limitedFormData(req, formLimits(options)));
+  const data = await readFormData(req, () => readForm(req, formLimits(options)));
   const { input, values, allValues } = decode(data, arrayFields(schema));
   const result = await schema['~standard'].validate(input);
   if (!result.issues) {
@@ -120,13 +120,13 @@ function formLimits(options: ParseFormOptions): FormLimits {
 // One object for the schema; prototype-free, so a field named "__proto__" is just a field. One pass over the
 // entries into a Map, one over the Map: linear in the fields (a test pins 2N against N).
 function decode(
-  data: FormData,
+  data: FormEntries,
   arrays: ReadonlySet<string>,
 ): { input: Record<string, unknown>; values: Record<string, string>; allValues: Record<string, string[]> } {
   const entries = new Map<string, (string | File)[]>();
   const alwaysArray = new Set(arrays);
-  data.forEach((value, rawName) => {
-    if (typeof value !== 'string' && value.name === '' && value.size === 0) return; // a file input left empty
+  for (const [rawName, value] of data) {
+    if (typeof value !== 'string' && value.name === '' && value.size === 0) continue; // a file input left empty
     let name = rawName;
     if (name.endsWith('[]')) {
       name = name.slice(0, -2);
@@ -135,7 +135,7 @@ function decode(
     const list = entries.get(name);
     if (list) list.push(value);
     else entries.set(name, [value]);
-  });
+  }
   const input: Record<string, unknown> = Object.create(null);
   const values: Record<string, string> = Object.create(null);
   const allValues: Record<string, string[]> = Object.create(null);

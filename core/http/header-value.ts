@@ -7,15 +7,17 @@
 //
 // node's writeHead throws ERR_INVALID_CHAR for CR, LF, NUL, DEL or a character above U+00FF, and a fetch
 // Response refuses the same; thrown there, on the way out, nothing catches it. Checked here, where the page calls
-// the helper, a bad value is a 500 through the page's error path, logged once with the helper's name.
+// the helper, a bad value is a 500 through the page's error path, logged once with the helper's name. Values are
+// printable ASCII (and tab): Latin-1 would pass node's check, but node sends it as Latin-1 or as UTF-8 depending on
+// how the answer is written (`writeHead(…).end(body)` with a string body: UTF-8), so no client could read it back.
 //
 // URLs are made what a browser would send: a space and every character above U+007E percent-encoded as UTF-8
 // (`%E4%B8%AD`), the rest left as it is (an existing `%2F` stays). Control characters are refused rather than
 // stripped (a browser strips tabs and newlines from a URL; a value that has them did not come from urlFor).
 // `javascript:`, `data:` and `vbscript:` are refused: htmx 2 and 4 assign HX-Redirect to `location.href`.
 
-/** Characters a header value may not hold: controls other than tab, DEL, and anything above Latin-1. */
-const badValueChar = /[\0-\x08\x0a-\x1f\x7f]|[^\0-\xff]/;
+/** Characters a header value may not hold: controls other than tab, DEL, and anything beyond ASCII. */
+const badValueChar = /[^\t\x20-\x7e]/;
 /** RFC 9110 token: what a header name is made of. */
 const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A URL that needs no encoding: printable ASCII without space. */
@@ -24,7 +26,7 @@ const plainUrl = /^[\x21-\x7e]*$/;
 const scriptSchemes = new Set(['javascript', 'data', 'vbscript']);
 
 /**
- * A header value as it may go on the wire: one line of Latin-1 text. Anything else is a TypeError naming `api`.
+ * A header value as it may go on the wire: one line of printable ASCII. Anything else is a TypeError naming `api`.
  * @example headerValue('setHeader', 'no-store') // → "no-store"
  */
 export function headerValue(api: string, value: string): string {
@@ -33,7 +35,7 @@ export function headerValue(api: string, value: string): string {
   if (bad) {
     throw new TypeError(
       `${api}(): ${JSON.stringify(value)} cannot be a header value: it holds ${describe(bad[0])}; ` +
-        `remove it, or percent-encode the value`,
+        `header values are one line of ASCII: remove it, or percent-encode the value (encodeURIComponent)`,
     );
   }
   return value;
@@ -100,5 +102,5 @@ function encodeUrl(api: string, url: string): string {
 function describe(char: string): string {
   const code = char.codePointAt(0)!;
   const hex = code.toString(16).toUpperCase().padStart(4, '0');
-  return code < 0x20 || code === 0x7f ? `a control character (U+${hex})` : `a character above U+00FF (U+${hex})`;
+  return code < 0x20 || code === 0x7f ? `a control character (U+${hex})` : `a character beyond ASCII (U+${hex})`;
 }

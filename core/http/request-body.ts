@@ -23,7 +23,7 @@ const formTypes = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)
  * an HttpError (413 from the size limit) or an abort passes as it is.
  * @example await readFormData(req, () => realRequest.formData())
  */
-export async function readFormData(req: Request, read: () => Promise<FormData>): Promise<FormData> {
+export async function readFormData<T = FormData>(req: Request, read: () => Promise<T>): Promise<T> {
   const type = req.headers.get('content-type');
   if (type === null || type === '') {
     throw new HttpError(400, 'Bad Request: expected a form body', {}, { cause: 'no Content-Type' });

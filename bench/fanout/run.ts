@@ -1,0 +1,128 @@
+// One change, many live regions (issue 24.8): how long until the last of CLIENTS open dashboards has the new counts,
+// and what each open stream costs the server.
+//
+//   npm run bench:fanout                       (5,000 dashboards, 5 changes)
+//   CLIENTS=1000 npm run bench:fanout
+//
+// The server (server.ts, a child) is the example app. CLIENTS connections GET /admin/events (the dashboard's
+// stream) and wait for its first line; then, ROUNDS times, the client adds a task (POST /, as the page's form
+// does) and times, from just before the POST, when the last stream received the event with the new count. The
+// server's memory is read (after a full GC) before the streams open and once they are all open.
+//
+// Then the same without sockets, in this process: CLIENTS streams from the example's mux.fetch, read as they come;
+// a task is added through the store, and the time is taken until every stream has read the event. This is the
+// framework's own part of a change (the renders and the queueing), without the kernel's socket writes.
+
+import { mkdtempSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { htmxRequest } from '../../core/index.ts';
+import { createApp } from '../../pages-example/app.tsx';
+import { environment, setting } from '../lib/main.ts';
+import { fail, formatInt, median, printTable } from '../lib/report.ts';
+import { HOST, runServers, send, serverCpu, serverMemory, startServer } from '../lib/servers.ts';
+
+const CLIENTS = setting('CLIENTS', 5000, 1, 20_000);
+const ROUNDS = setting('ROUNDS', 5, 1, 50);
+/** Connections opened at once: node's listen backlog is 511. */
+const BATCH = 100;
+
+interface Client {
+  socket: Socket;
+  text: string;
+  /** Called with the time when the text holds what is awaited. */
+  waiting?: { want: string; resolve: (at: number) => void };
+}
+
+function open(port: number): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const client: Client = { socket: connect(port, HOST), text: '' };
+    client.socket.setEncoding('utf8');
+    client.socket.on('error', reject);
+    client.socket.on('data', (chunk: string) => {
+      client.text += chunk;
+      if (client.text.includes('\r\n\r\n')) resolve(client);
+      const w = client.waiting;
+      if (w && client.text.includes(w.want)) {
+        client.waiting = undefined;
+        w.resolve(performance.now());
+      }
+    });
+    client.socket.write(
+      `GET /admin/events HTTP/1.1\r\nHost: ${HOST}\r\nAccept: text/event-stream\r\nHX-Request: true\r\n\r\n`,
+    );
+  });
+}
+
+const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
+
+runServers('bench/fanout', 10 * 60_000, async () => {
+  const server = await startServer('bench/fanout/server.ts', 'example', { pin: false, nodeArgs: ['--expose-gc'] });
+  const port = server.port;
+  const before = await serverMemory(server, true);
+  const clients: Client[] = [];
+  for (let i = 0; i < CLIENTS; i += BATCH) {
+    clients.push(...(await Promise.all(Array.from({ length: Math.min(BATCH, CLIENTS - i) }, () => open(port)))));
+  }
+  const opened = await serverMemory(server, true);
+  const times: number[] = [];
+  const cpu: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const want = `<b class="total">${round}</b>`;
+    for (const c of clients) c.text = '';
+    const seen = clients.map((c) => new Promise<number>((resolve) => (c.waiting = { want, resolve })));
+    const cpu0 = await serverCpu(server);
+    const t0 = performance.now();
+    const added = await send(port, {
+      method: 'POST',
+      path: '/',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: `http://${HOST}:${port}` },
+      body: `title=task+${round}`,
+    });
+    if (added.status >= 400) fail(`POST /: ${added.status} ${added.body.toString()}`);
+    const last = Math.max(...(await Promise.all(seen)));
+    times.push(last - t0);
+    cpu.push((await serverCpu(server)) - cpu0);
+  }
+  for (const c of clients) c.socket.destroy();
+  console.log(`bench/fanout: ${environment()}; ${formatInt(CLIENTS)} open dashboards, median of ${ROUNDS} changes`);
+  printTable(
+    ['streams', 'change to last event', 'server CPU per change', 'heap per stream', 'RSS per stream'],
+    [
+      [
+        formatInt(CLIENTS),
+        `${median(times).toFixed(0)} ms`,
+        `${(median(cpu) / 1000).toFixed(0)} ms`,
+        `${((opened.heapUsed - before.heapUsed) / CLIENTS / 1024).toFixed(1)} KiB`,
+        `${((opened.rss - before.rss) / CLIENTS / 1024).toFixed(1)} KiB`,
+      ],
+    ],
+  );
+  console.log(`server memory: before ${mib(before.rss)} RSS, with the streams open ${mib(opened.rss)} RSS`);
+  const inProcess = await withoutSockets();
+  console.log(`\nin process (mux.fetch, no sockets), median of ${ROUNDS} changes`);
+  printTable(['streams', 'change to last event read'], [[formatInt(CLIENTS), `${median(inProcess).toFixed(1)} ms`]]);
+});
+
+async function withoutSockets(): Promise<number[]> {
+  const { mux, store } = createApp({ databasePath: join(mkdtempSync(join(tmpdir(), 'pagetree-fanout-')), 'tasks.db') });
+  const readers = await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      const res = await mux.fetch(htmxRequest('/admin/events'));
+      const reader = res.body!.getReader();
+      await reader.read(); // the first line
+      return reader;
+    }),
+  );
+  const times: number[] = [];
+  for (let round = 1; round <= ROUNDS; round++) {
+    const t0 = performance.now();
+    const reads = readers.map((r) => r.read());
+    store.addTask(`task ${round}`);
+    await Promise.all(reads);
+    times.push(performance.now() - t0);
+  }
+  await Promise.all(readers.map((r) => r.cancel()));
+  return times;
+}
