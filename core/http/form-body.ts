@@ -248,8 +248,7 @@ function multipartCounter(boundary: string, limits: FormLimits): FormCounter {
   let fields = 0;
   let files = 0;
 
-  const fieldTooLarge = () =>
-    formTooLarge('maxFieldBytes', limits.maxFieldBytes, 'a form field has at most {n} bytes');
+  const fieldTooLarge = () => formTooLarge('maxFieldBytes', limits.maxFieldBytes, 'a form field has at most {n} bytes');
 
   function startPart(): void {
     const text = String.fromCharCode(...headers.subarray(0, headerBytes));
@@ -320,7 +319,10 @@ function multipartCounter(boundary: string, limits: FormLimits): FormCounter {
           case Headers: {
             const b = chunk[i++]!;
             if (headerBytes === maxPartHeaderBytes) {
-              throw new HttpError(413, `Content Too Large: a form part's headers have at most ${maxPartHeaderBytes} bytes`);
+              throw new HttpError(
+                413,
+                `Content Too Large: a form part's headers have at most ${maxPartHeaderBytes} bytes`,
+              );
             }
             headers[headerBytes++] = b;
             last4 = ((last4 << 8) | b) >>> 0;
