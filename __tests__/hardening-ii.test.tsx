@@ -29,7 +29,7 @@ import {
   type PageRequest,
 } from '../core/index.ts';
 import { liteResponse } from '../core/mux/response.ts';
-import { onShutdown, serve, shutdown } from '../core/node/index.ts';
+import { onShutdown, serve, shutdown, type ServeOptions } from '../core/node/index.ts';
 import { send as sendRaw } from './support/node-http.ts';
 
 const secret = 'hardening-ii-secret-at-least-32-characters';
@@ -266,14 +266,7 @@ let server: Server;
 let port = 0;
 
 beforeAll(async () => {
-  server = await new Promise<Server>((resolve) => {
-    const s = serve(mux, {
-      port: 0,
-      hostname: '127.0.0.1',
-      handleSignals: false,
-      onListen: () => resolve(s),
-    });
-  });
+  server = await listen(mux);
   port = (server.address() as { port: number }).port;
 });
 afterAll(() => shutdown(server, 500));
@@ -281,6 +274,19 @@ beforeEach(() => {
   errors.length = 0;
   warnings.length = 0;
 });
+
+/** serve() on a free port of 127.0.0.1, once it listens. */
+function listen(on: ServeMux, options: ServeOptions = {}): Promise<Server> {
+  return new Promise((resolve) => {
+    const s = serve(on, {
+      port: 0,
+      hostname: '127.0.0.1',
+      handleSignals: false,
+      ...options,
+      onListen: () => resolve(s),
+    });
+  });
+}
 
 type Via = 'serve' | 'fetch';
 const vias: Via[] = ['serve', 'fetch'];
@@ -679,14 +685,7 @@ describe('EventHub: one render per change, the same bytes to every stream', () =
   });
 
   test('through serve: 20 clients, one change, one render', async () => {
-    const s = await new Promise<Server>((resolve) => {
-      const started = serve(hubMux, {
-        port: 0,
-        hostname: '127.0.0.1',
-        handleSignals: false,
-        onListen: () => resolve(started),
-      });
-    });
+    const s = await listen(hubMux);
     const at = (s.address() as { port: number }).port;
     const clients = await Promise.all(Array.from({ length: 20 }, () => openStream(at, '/live')));
     await until(() => hub.size === 20);
@@ -725,15 +724,7 @@ describe('shutdown ends event streams', () => {
       slow = route('GET /slow', Slow);
     }
     mount(streamMux, LiveApp);
-    const s = await new Promise<Server>((resolve) => {
-      const started = serve(streamMux, {
-        port: 0,
-        hostname: '127.0.0.1',
-        handleSignals: false,
-        shutdownTimeout: 10_000,
-        onListen: () => resolve(started),
-      });
-    });
+    const s = await listen(streamMux, { shutdownTimeout: 10_000 });
     const at = (s.address() as { port: number }).port;
     const hooks: string[] = [];
     onShutdown(s, () => hooks.push('first'));
@@ -755,26 +746,10 @@ describe('shutdown ends event streams', () => {
   });
 
   test('serve-limits-connections-by-default: maxConnections 10,000, and a refused one is logged', async () => {
-    const s = await new Promise<Server>((resolve) => {
-      const started = serve(mux, {
-        port: 0,
-        hostname: '127.0.0.1',
-        handleSignals: false,
-        onListen: () => resolve(started),
-      });
-    });
+    const s = await listen(mux);
     expect(s.maxConnections).toBe(10_000);
     await shutdown(s, 100);
-    const tight = await new Promise<Server>((resolve) => {
-      const started = serve(mux, {
-        port: 0,
-        hostname: '127.0.0.1',
-        handleSignals: false,
-        maxConnections: 1,
-        logger,
-        onListen: () => resolve(started),
-      });
-    });
+    const tight = await listen(mux, { maxConnections: 1, logger });
     const at = (tight.address() as { port: number }).port;
     const held = connect(at, '127.0.0.1');
     await once(held, 'connect');

@@ -14,7 +14,6 @@
 // framework's own part of a change (the renders and the queueing), without the kernel's socket writes.
 
 import { mkdtempSync } from 'node:fs';
-import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { htmxRequest } from '../../core/index.ts';
@@ -22,56 +21,24 @@ import { createApp } from '../../pages-example/app.tsx';
 import { environment, setting } from '../lib/main.ts';
 import { fail, formatInt, median, printTable } from '../lib/report.ts';
 import { HOST, runServers, send, serverCpu, serverMemory, startServer } from '../lib/servers.ts';
+import { nextText, openStreams } from '../lib/streams.ts';
 
 const CLIENTS = setting('CLIENTS', 5000, 1, 20_000);
 const ROUNDS = setting('ROUNDS', 5, 1, 50);
-/** Connections opened at once: node's listen backlog is 511. */
-const BATCH = 100;
-
-interface Client {
-  socket: Socket;
-  text: string;
-  /** Called with the time when the text holds what is awaited. */
-  waiting?: { want: string; resolve: (at: number) => void };
-}
-
-function open(port: number): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const client: Client = { socket: connect(port, HOST), text: '' };
-    client.socket.setEncoding('utf8');
-    client.socket.on('error', reject);
-    client.socket.on('data', (chunk: string) => {
-      client.text += chunk;
-      if (client.text.includes('\r\n\r\n')) resolve(client);
-      const w = client.waiting;
-      if (w && client.text.includes(w.want)) {
-        client.waiting = undefined;
-        w.resolve(performance.now());
-      }
-    });
-    client.socket.write(
-      `GET /admin/events HTTP/1.1\r\nHost: ${HOST}\r\nAccept: text/event-stream\r\nHX-Request: true\r\n\r\n`,
-    );
-  });
-}
-
 const mib = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 runServers('bench/fanout', 10 * 60_000, async () => {
   const server = await startServer('bench/fanout/server.ts', 'example', { pin: false, nodeArgs: ['--expose-gc'] });
   const port = server.port;
   const before = await serverMemory(server, true);
-  const clients: Client[] = [];
-  for (let i = 0; i < CLIENTS; i += BATCH) {
-    clients.push(...(await Promise.all(Array.from({ length: Math.min(BATCH, CLIENTS - i) }, () => open(port)))));
-  }
+  const clients = await openStreams(port, CLIENTS, '/admin/events', { 'HX-Request': 'true' });
   const opened = await serverMemory(server, true);
   const times: number[] = [];
   const cpu: number[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const want = `<b class="total">${round}</b>`;
     for (const c of clients) c.text = '';
-    const seen = clients.map((c) => new Promise<number>((resolve) => (c.waiting = { want, resolve })));
+    const seen = clients.map((c) => nextText(c, want));
     const cpu0 = await serverCpu(server);
     const t0 = performance.now();
     const added = await send(port, {

@@ -9,43 +9,13 @@
 // client closes its socket. /subscribers must come back to 0 (the cleanup ran for each), else CHECK FAILED.
 // Then the server's memory is read after a full GC. Nothing about time is asserted.
 
-import { connect, type Socket } from 'node:net';
 import { environment, setting } from '../lib/main.ts';
 import { fail, formatInt, printTable } from '../lib/report.ts';
-import { HOST, runServers, send, serverMemory, startServer, withTimeout } from '../lib/servers.ts';
+import { runServers, send, serverMemory, startServer, withTimeout } from '../lib/servers.ts';
+import { openStreams } from '../lib/streams.ts';
 
 const WAVES = setting('WAVES', 10, 1, 100);
 const CLIENTS = setting('CLIENTS', 1000, 1, 5000);
-/** Connections opened at once: node's listen backlog is 511. */
-const BATCH = 100;
-
-interface Client {
-  socket: Socket;
-  text: string;
-}
-
-/** Opens one stream; resolves once its first line (": ok") has arrived. */
-function open(port: number): Promise<Client> {
-  return new Promise((resolve, reject) => {
-    const client: Client = { socket: connect(port, HOST), text: '' };
-    client.socket.setEncoding('utf8');
-    client.socket.on('error', reject);
-    client.socket.on('data', (chunk: string) => {
-      client.text += chunk;
-      if (client.text.includes(': ok\n')) resolve(client);
-    });
-    client.socket.write(`GET /live HTTP/1.1\r\nHost: ${HOST}\r\nAccept: text/event-stream\r\n\r\n`);
-  });
-}
-
-async function openAll(port: number, n: number): Promise<Client[]> {
-  const clients: Client[] = [];
-  for (let i = 0; i < n; i += BATCH) {
-    clients.push(...(await Promise.all(Array.from({ length: Math.min(BATCH, n - i) }, () => open(port)))));
-  }
-  return clients;
-}
-
 async function text(port: number, method: string, path: string): Promise<string> {
   const a = await send(port, { method, path });
   if (a.status !== 200) fail(`${method} ${path}: status ${a.status}`);
@@ -75,7 +45,11 @@ runServers('bench/sse', WAVES * 60_000 + 60_000, async () => {
 
   for (let wave = 1; wave <= WAVES; wave++) {
     const began = performance.now();
-    const clients = await withTimeout(openAll(port, CLIENTS), 60_000, `wave ${wave}: opening ${CLIENTS} streams`);
+    const clients = await withTimeout(
+      openStreams(port, CLIENTS, '/live'),
+      60_000,
+      `wave ${wave}: opening ${CLIENTS} streams`,
+    );
     const subscribed = Number(await text(port, 'GET', '/subscribers'));
     if (subscribed !== CLIENTS) fail(`wave ${wave}: ${subscribed} subscribers for ${CLIENTS} open streams`);
     const n = await text(port, 'POST', '/publish');
