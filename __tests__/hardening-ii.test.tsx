@@ -519,6 +519,43 @@ describe.each(vias)('form limits, counted while the body streams (%s)', (via) =>
   });
 });
 
+// A client still sending a large body when the 413 comes: the answer must reach it, not a reset connection (the
+// socket lingers after the answer; the body reader that stopped does not destroy the request).
+test('a-413-reaches-a-client-still-sending: 10 MiB of empty fields, written in 64 KiB pieces', async () => {
+  const body = Buffer.from(
+    Array.from({ length: 1_700_000 }, (_, i) => `${i.toString(36)}=`)
+      .join('&')
+      .slice(0, 10 * 1024 * 1024 - 1),
+  );
+  for (let round = 0; round < 3; round++) {
+    const status = await new Promise<number | string>((resolve) => {
+      let answered = false;
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path: '/form',
+          method: 'POST',
+          headers: { ...urlencoded, 'content-length': String(body.length) },
+        },
+        (res) => {
+          answered = true;
+          res.resume();
+          resolve(res.statusCode!);
+        },
+      );
+      req.on('error', (err: NodeJS.ErrnoException) => answered || resolve(err.code ?? 'error'));
+      const write = (at: number): void => {
+        if (answered || req.destroyed) return;
+        if (at >= body.length) return void req.end();
+        req.write(body.subarray(at, at + 65536), () => write(at + 65536));
+      };
+      write(0);
+    });
+    expect(status).toBe(413);
+  }
+});
+
 // --- 3. one spelling of a signed value -----------------------------------------------------------------------------
 
 describe.each(vias)('signed cookies (%s)', (via) => {

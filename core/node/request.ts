@@ -171,7 +171,10 @@ function limitedBody(req: NodeRequest, incoming: IncomingMessage, max: number): 
     // Not read: the adapter answers with Connection: close.
     return new ReadableStream({ start: (c) => c.error(tooLarge()) });
   }
-  const chunks = incoming[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  // A reader that stops early (a form past its limits) must not destroy the request: node would destroy the socket
+  // with it, and the answer (a 413) would never be written. The rest of the body is left to node, which drops it
+  // once the answer is done.
+  const chunks = incoming.iterator({ destroyOnReturn: false }) as AsyncIterator<Buffer>;
   let seen = 0;
   return new ReadableStream<Uint8Array>({
     start(controller) {
