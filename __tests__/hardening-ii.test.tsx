@@ -786,7 +786,7 @@ describe('shutdown ends event streams', () => {
     const s = await listen(mux);
     expect(s.maxConnections).toBe(10_000);
     await shutdown(s, 100);
-    const tight = await listen(mux, { maxConnections: 1, logger });
+    const tight = await listen(mux, { maxConnections: 1 }); // warns through the mux's logger
     const at = (tight.address() as { port: number }).port;
     const held = connect(at, '127.0.0.1');
     await once(held, 'connect');

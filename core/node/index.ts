@@ -358,11 +358,12 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
     toNodeListener(handler, options),
   );
   server.maxConnections = options.maxConnections ?? defaultMaxConnections;
+  const logger = options.logger ?? (handler instanceof ServeMux ? handler.logger : consoleLogger);
   let warned = 0;
   server.on('drop', () => {
     if (Date.now() - warned < 60_000) return;
     warned = Date.now();
-    (options.logger ?? consoleLogger).warn(
+    logger.warn(
       `pagetree: refused a connection: ${server.maxConnections} are open (serve's maxConnections); ` +
         `run more instances, or raise the limit if the process has room`,
     );
