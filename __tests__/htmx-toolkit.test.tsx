@@ -166,6 +166,7 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
     sourceName: null,
     currentUrl: null,
     prompt: null,
+    swapsIntoElement: false,
   };
   test.each<[string, Record<string, string>, Partial<HtmxDetails>]>([
     ['a plain request', {}, {}],
@@ -178,9 +179,9 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
     [
       'htmx 2 history restore',
       { 'hx-request': 'true', 'hx-history-restore-request': 'true', 'hx-current-url': 'http://x/a' },
-      { historyRestore: true, currentUrl: 'http://x/a' },
+      { historyRestore: true, currentUrl: 'http://x/a', swapsIntoElement: false },
     ],
-    ['htmx 2 boosted', { 'hx-request': 'true', 'hx-boosted': 'true' }, { boosted: true }],
+    ['htmx 2 boosted', { 'hx-request': 'true', 'hx-boosted': 'true' }, { boosted: true, swapsIntoElement: false }],
     ['htmx 2 prompt', { 'hx-request': 'true', 'hx-prompt': 'yes' }, { prompt: 'yes' }],
     [
       'htmx 4 partial',
@@ -195,8 +196,15 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
     [
       'htmx 4 source without id',
       { 'hx-request': 'true', 'hx-request-type': 'full', 'hx-source': 'form', 'hx-target': 'body' },
-      { version: 4, requestType: 'full', sourceTag: 'form' },
+      { version: 4, requestType: 'full', sourceTag: 'form', swapsIntoElement: false },
     ],
+    // Issue 26: an element that is no component (a bare tag, a row) is still swapped into: a fragment.
+    [
+      'htmx 4 into a bare tag',
+      { 'hx-request': 'true', 'hx-request-type': 'partial', 'hx-target': 'tr', 'hx-source': 'button' },
+      { version: 4, requestType: 'partial', sourceTag: 'button' },
+    ],
+    ['htmx 2 into an id of no component', { 'hx-request': 'true', 'hx-target': 'row-3' }, { target: 'row-3' }],
     [
       'htmx 4 prompt (URI-encoded by its extension)',
       { 'hx-request': 'true', 'hx-request-type': 'partial', 'hx-prompt': 'caf%C3%A9' },
@@ -207,7 +215,8 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
   ])('%s', async (_name, headers, want) => {
     const res = await mux.fetch(new Request('http://localhost/details', { headers }));
     const isHtmx = headers['hx-request'] === 'true';
-    expect(await res.json()).toEqual({ ...none, ...(isHtmx ? { isHtmx, version: 2 } : {}), ...want });
+    const htmx = isHtmx ? { isHtmx, version: 2, swapsIntoElement: true } : {};
+    expect(await res.json()).toEqual({ ...none, ...htmx, ...want });
   });
 
   test('a prompt round-trips through htmxRequest and htmxDetails', () => {

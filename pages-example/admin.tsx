@@ -2,8 +2,18 @@
 // (server-sent events), a user page with a refreshable activity partial, a
 // middleware and an error page for the whole group.
 
-import { EventHub, HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
-import { Layout, swapsIntoElement } from './layout.tsx';
+import {
+  EventHub,
+  HttpError,
+  htmxDetails,
+  id,
+  idTarget,
+  urlFor,
+  type Middleware,
+  type PageRequest,
+  route,
+} from 'pagetree';
+import { Layout } from './layout.tsx';
 import type { Activity, TaskCounts, User } from './store.ts';
 import type { Deps } from './tasks.tsx';
 
@@ -180,7 +190,7 @@ export class Admin {
         <b>{status}</b> <span safe>{message}</span>
       </p>
     );
-    if (swapsIntoElement()) return shown; // htmx 4 swaps errors into the element too
+    if (htmxDetails().swapsIntoElement) return shown; // htmx 4 swaps errors into the element too
     return (
       <Layout title="Admin">
         {shown}

@@ -1,7 +1,7 @@
 // The page layout: head, navigation built from urlFor, the active item from currentPage().
 
 import type { Children } from '@kitajs/html';
-import { currentPage, htmxDetails, staticUrl, urlFor, type PageNode } from 'pagetree';
+import { currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
 import { Admin } from './admin.tsx';
 import { TasksPage } from './tasks.tsx';
 
@@ -20,15 +20,6 @@ const htmx2Config = JSON.stringify({
     { code: '...', swap: true },
   ],
 });
-
-/**
- * Whether htmx swaps this answer into an element (a fragment then, not a second layout): not a boosted link, not a
- * history restore, not htmx 4's full-page request. The not-found and admin error pages answer by it.
- */
-export function swapsIntoElement(): boolean {
-  const hx = htmxDetails();
-  return hx.isHtmx && !hx.boosted && !hx.historyRestore && hx.requestType !== 'full';
-}
 
 export function Layout(props: { title: string; children?: Children }): JSX.Element {
   const nav = [

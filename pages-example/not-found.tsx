@@ -1,12 +1,12 @@
 // The app's own 404 page: the layout for a full load, a fragment when htmx swaps the answer into an element.
 
-import { renderComponent, urlFor } from 'pagetree';
-import { Layout, swapsIntoElement } from './layout.tsx';
+import { htmxDetails, renderComponent, urlFor } from 'pagetree';
+import { Layout } from './layout.tsx';
 import { TasksPage } from './tasks.tsx';
 
 export class NotFoundPage {
   props() {
-    if (swapsIntoElement()) return renderComponent(<p class="empty">Not found.</p>);
+    if (htmxDetails().swapsIntoElement) return renderComponent(<p class="empty">Not found.</p>);
     return {};
   }
 

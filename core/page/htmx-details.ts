@@ -13,6 +13,16 @@
 //   current URL         HX-Current-URL                  HX-Current-URL
 //   prompt answer       HX-Prompt                       HX-Prompt, URI-encoded (its hx-prompt extension)
 //
+// And one answer derived from them: whether htmx swaps the answer into an element of the page (so it must be a
+// fragment: a whole layout inside a table row is the bug this prevents) or navigates with it (a boosted link, a
+// history restore, htmx 4's full-page request, or no htmx at all: the page).
+//
+//   HX-Request  also                                         swapsIntoElement
+//   (none)                                                   false   a plain load (and htmx 4's history restore)
+//   true        HX-Target: tr#row-3 / closest tr / main      true    whatever the target, component or not
+//   true        HX-Boosted: true                             false
+//   true        HX-History-Restore-Request: true (htmx 2)    false
+//   true        HX-Request-Type: full (htmx 4)               false
 // A request that is not from htmx gets one shared object with every field empty.
 
 import { requestContext } from './context.ts';
@@ -41,6 +51,12 @@ export interface HtmxDetails {
   readonly currentUrl: string | null;
   /** The user's answer to `hx-prompt` (`HX-Prompt`), or null. */
   readonly prompt: string | null;
+  /**
+   * Whether htmx swaps the answer into an element of the page, so that it must be a fragment (an error message, not
+   * a second layout): an htmx request that is not boosted, not a history restore and not htmx 4's full-page request.
+   * False for a page load. Unlike `target.partial`, it does not depend on the target naming a component.
+   */
+  readonly swapsIntoElement: boolean;
 }
 
 /** The details of a request htmx did not send. */
@@ -56,6 +72,7 @@ export const notHtmx: HtmxDetails = Object.freeze({
   sourceName: null,
   currentUrl: null,
   prompt: null,
+  swapsIntoElement: false,
 });
 
 /**
@@ -85,11 +102,13 @@ export function readHtmx(headers: Headers): HtmxDetails {
   } else {
     sourceId = headers.get('hx-trigger') || null;
   }
+  const boosted = headers.get('hx-boosted') === 'true';
+  const historyRestore = headers.get('hx-history-restore-request') === 'true';
   return {
     isHtmx: true,
     version: htmx4 ? 4 : 2,
-    boosted: headers.get('hx-boosted') === 'true',
-    historyRestore: headers.get('hx-history-restore-request') === 'true',
+    boosted,
+    historyRestore,
     requestType: type === 'full' ? 'full' : type === 'partial' ? 'partial' : null,
     target: targetId(headers.get('hx-target'), htmx4),
     sourceId,
@@ -97,6 +116,7 @@ export function readHtmx(headers: Headers): HtmxDetails {
     sourceName: htmx4 ? null : headers.get('hx-trigger-name') || null,
     currentUrl: headers.get('hx-current-url'),
     prompt: htmx4 ? decodePrompt(headers.get('hx-prompt')) : headers.get('hx-prompt'),
+    swapsIntoElement: !boosted && !historyRestore && type !== 'full',
   };
 }
 

@@ -26,7 +26,8 @@ export interface RenderTarget {
   readonly id: string | null;
   /**
    * Whether a component other than `page()` renders the answer: true exactly when the pipeline renders a
-   * partial, so an error handler answers with a fragment. A full-page render is never partial.
+   * partial. Not the question an error answer asks: htmx swaps into elements that are no component (`main`,
+   * `closest tr`), with `partial` false; whether the answer must be a fragment is `htmxDetails().swapsIntoElement`.
    */
   readonly partial: boolean;
   /** The selected component's method name, or null for the full page. */
