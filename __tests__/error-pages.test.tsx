@@ -4,6 +4,7 @@
 
 import {
   currentPage,
+  defaultErrorHandler,
   htmxDetails,
   htmxRequest,
   HttpError,
@@ -517,5 +518,45 @@ describe('mount refuses an error() no route reaches', () => {
       }
     }
     expect(() => mount(new ServeMux(), App)).not.toThrow();
+  });
+});
+
+// Issue 26.6: a section error page hands what it does not answer itself to the default, with the arguments it has.
+describe('an error() that delegates to defaultErrorHandler', () => {
+  class Missing {
+    props(req: PageRequest): never {
+      if (req.pathValue('what') === 'bug') throw new Error('a bug');
+      throw new HttpError(req.pathValue('what') === 'gone' ? 410 : 404, 'No <such> page');
+    }
+    page() {
+      return <p>never</p>;
+    }
+  }
+  class Section implements ErrorPage {
+    missing = route('/{what}', Missing);
+    error(err: unknown) {
+      if (err instanceof HttpError && err.status === 404) return <h1>Not here</h1>;
+      return defaultErrorHandler(err);
+    }
+  }
+  class Root {
+    section = route('/s', Section);
+  }
+  const logger = { error: () => {}, warn: () => {} };
+  const mux = new ServeMux({ logger });
+  mount(mux, Root);
+
+  test.each([
+    ['/s/x', 404, HTML, '<h1>Not here</h1>'],
+    ['/s/gone', 410, 'text/plain; charset=utf-8', 'No &lt;such&gt; page\n'],
+    ['/s/bug', 500, 'text/plain; charset=utf-8', 'Internal Server Error\n'],
+  ])('%s → %i', async (path, status, type, body) => {
+    const r = await fetchPage(mux, path);
+    expect([r.status, r.headers.get('content-type'), r.body, r.headers.get('vary')]).toEqual([
+      status,
+      type,
+      body,
+      VARY,
+    ]);
   });
 });

@@ -421,9 +421,15 @@ function errorHandlerFailed(err: unknown, options: RouteHandlerOptions): Respons
  * else a bare 500; plain text (a fragment htmx can swap), no stack. The
  * message is HTML-escaped (textError): htmx 4 swaps 4xx and 5xx bodies into
  * the page as HTML whatever their type, and a message may carry user input.
+ * It needs only the error, so an `errorHandler` or a section's `error()` can
+ * hand it what it does not answer itself.
+ * @example error(err: unknown) { return err instanceof HttpError && err.status === 404 ? <NotFound /> : defaultErrorHandler(err); }
  */
-export const defaultErrorHandler: ErrorHandler = (err) =>
-  err instanceof HttpError ? textError(err.status, err.message, err.headers) : textError(500, 'Internal Server Error');
+export function defaultErrorHandler(err: unknown): Response {
+  return err instanceof HttpError
+    ? textError(err.status, err.message, err.headers)
+    : textError(500, 'Internal Server Error');
+}
 
 // Adds the htmx Vary to a response from props or the error handler.
 function withVary(res: Response): Response {
