@@ -270,6 +270,23 @@ describe('htmxRequest builds what each htmx sends', () => {
         'hx-current-url': 'http://localhost/tasks',
       },
     ],
+    // Issue 26.5: elements without an id (htmx 4 sends the bare tag; htmx 2 names elements by id only).
+    [
+      'htmx 4 bare tags',
+      { targetTag: 'TR', sourceTag: 'button' },
+      { 'hx-request': 'true', 'hx-target': 'tr', 'hx-request-type': 'partial', 'hx-source': 'button' },
+    ],
+    ['htmx 2 bare tags', { version: 2, targetTag: 'tr', sourceTag: 'button' }, { 'hx-request': 'true' }],
+    [
+      'htmx 4 tag#id and #id strings',
+      { target: 'tr#row-3', source: '#delete' },
+      { 'hx-request': 'true', 'hx-target': 'tr#row-3', 'hx-request-type': 'partial', 'hx-source': 'button#delete' },
+    ],
+    [
+      'htmx 2 tag#id and #id strings',
+      { version: 2, target: 'tr#row-3', source: '#delete' },
+      { 'hx-request': 'true', 'hx-target': 'row-3', 'hx-trigger': 'delete' },
+    ],
     [
       'htmx 2 history restore',
       { version: 2, historyRestore: true, target: 'list' },

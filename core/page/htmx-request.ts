@@ -9,7 +9,12 @@
 //   htmxRequest('/', { historyRestore: true })
 //     htmx 4            no htmx header at all (htmx 4 restores history with a plain load)
 //     { version: 2 }    HX-Request: true, HX-History-Restore-Request: true
+//   htmxRequest('/contacts', { targetTag: 'tr', sourceTag: 'button' })   (elements without an id: a tag alone)
+//     htmx 4            HX-Request: true, HX-Target: tr, HX-Source: button, HX-Request-Type: partial
+//     { version: 2 }    HX-Request: true (htmx 2 names elements by id only)
 //
+// A target or source is a page method or component (its id), an id ("row-3" or "#row-3"), a tag and an id
+// ("tr#row-3"), or, given as `targetTag`/`sourceTag` alone, a tag.
 // `mux.fetch(request)` (or `tree`'s mux) answers it without a server.
 
 import { id, type ComponentRef } from './context.ts';
@@ -20,13 +25,19 @@ export interface HtmxRequestOptions {
   version?: 2 | 4;
   /** HTTP method; default GET (POST when `form` is given). */
   method?: string;
-  /** The element to swap into: a page method or component (its id), or an id string; default none (body). */
+  /**
+   * The element to swap into: a page method or component (its id), an id (`"list"`, `"#list"`), or a tag and an id
+   * (`"ul#list"`); default none (body).
+   */
   target?: ComponentRef;
-  /** That element's tag, which htmx 4 sends with the id (`div#list`); default "div". */
+  /**
+   * That element's tag, which htmx 4 sends with the id (`div#list`; default "div"); alone, without `target`, an
+   * element without an id: htmx 4 sends the bare tag (`HX-Target: tr`), htmx 2 no `HX-Target`.
+   */
   targetTag?: string;
-  /** The element that sent the request (htmx 2 `HX-Trigger`, htmx 4 `HX-Source`): its id or component. */
+  /** The element that sent the request (htmx 2 `HX-Trigger`, htmx 4 `HX-Source`), written as `target` is. */
   source?: ComponentRef;
-  /** That element's tag, for htmx 4; default "button". */
+  /** That element's tag (default "button"); alone, without `source`, an element without an id, as `targetTag`. */
   sourceTag?: string;
   /** That element's `name`, which htmx 2 sends as `HX-Trigger-Name`. */
   sourceName?: string;
@@ -44,6 +55,16 @@ export interface HtmxRequestOptions {
   headers?: Record<string, string>;
 }
 
+// An element as htmx names it: its tag (lower case) and its id, which a tag alone leaves out.
+function element(ref: ComponentRef | undefined, tag: string | undefined, defaultTag: string) {
+  if (ref === undefined) return tag === undefined ? null : { tag: tag.toLowerCase(), id: null };
+  if (typeof ref === 'string' && ref.includes('#')) {
+    const hash = ref.indexOf('#');
+    return { tag: ref.slice(0, hash).toLowerCase() || tag || defaultTag, id: ref.slice(hash + 1) || null };
+  }
+  return { tag: tag ?? defaultTag, id: id(ref) };
+}
+
 /**
  * Builds the Request an htmx 2 or htmx 4 client sends; a relative URL gets the origin http://localhost.
  * @example await mux.fetch(htmxRequest('/tasks', { target: TasksPage.prototype.taskList, version: 2 }))
@@ -53,15 +74,17 @@ export function htmxRequest(url: string, options: HtmxRequestOptions = {}): Requ
   const headers = new Headers();
   if (!(options.historyRestore && version === 4)) {
     headers.set('hx-request', 'true');
-    const target = options.target === undefined ? null : id(options.target);
+    const target = element(options.target, options.targetTag, 'div');
+    const source = element(options.source, options.sourceTag, 'button');
     if (version === 4) {
-      headers.set('hx-target', target === null ? 'body' : `${options.targetTag ?? 'div'}#${target}`);
-      headers.set('hx-request-type', target === null ? 'full' : 'partial');
-      if (options.source !== undefined)
-        headers.set('hx-source', `${options.sourceTag ?? 'button'}#${id(options.source)}`);
+      const into = target === null ? 'body' : target.id === null ? target.tag : `${target.tag}#${target.id}`;
+      headers.set('hx-target', into);
+      headers.set('hx-request-type', into === 'body' ? 'full' : 'partial');
+      if (source !== null) headers.set('hx-source', source.id === null ? source.tag : `${source.tag}#${source.id}`);
     } else {
-      if (target !== null && !options.historyRestore) headers.set('hx-target', target);
-      if (options.source !== undefined) headers.set('hx-trigger', id(options.source));
+      // htmx 2 names elements by id only: an element without one sends no header.
+      if (target?.id && !options.historyRestore) headers.set('hx-target', target.id);
+      if (source?.id) headers.set('hx-trigger', source.id);
       if (options.sourceName !== undefined) headers.set('hx-trigger-name', options.sourceName);
       if (options.historyRestore) headers.set('hx-history-restore-request', 'true');
     }
