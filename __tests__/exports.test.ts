@@ -14,6 +14,7 @@ test('the public names of pagetree', () => {
     'PatternError',
     'ServeMux',
     'UrlForError',
+    'addFormError',
     'alsoRender',
     'crossOriginProtection',
     'currentPage',

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { z } from 'zod';
 import fc from 'fast-check';
-import { formState, parseForm, type FormState } from '../core/http/form.ts';
+import { addFormError, formState, parseForm, type FormState } from '../core/http/form.ts';
 import { urlencodedEntries } from '../core/http/form-body.ts';
 import {
   htmxRequest,
@@ -207,6 +207,69 @@ describe('parseForm: bodies that are not forms', () => {
     } as RequestInit);
     expect(await statusOf(streamed, 50)).toBe(413);
     expect(await statusOf(urlencoded('title=a'), 50)).toBe('parsed');
+  });
+});
+
+describe('parseForm: where the form is, and errors the server finds (issue 26)', () => {
+  const Search = z.object({ q: z.string().min(1), ids: z.array(z.coerce.number()) });
+
+  test.each<[string, Request, unknown]>([
+    ['GET: the query', new Request('http://localhost/s?q=milk&ids=1&ids=2'), { q: 'milk', ids: [1, 2] }],
+    ['GET: one box of an array field', new Request('http://localhost/s?q=milk&ids=3'), { q: 'milk', ids: [3] }],
+    ['HEAD: the query', new Request('http://localhost/s?q=x&ids=1', { method: 'HEAD' }), { q: 'x', ids: [1] }],
+    [
+      'DELETE without a body: the query (htmx 2 and 4 send it so)',
+      new Request('http://localhost/s?q=d&ids=4', { method: 'DELETE' }),
+      { q: 'd', ids: [4] },
+    ],
+    [
+      'DELETE with a form body: the body',
+      new Request('http://localhost/s?q=query', {
+        method: 'DELETE',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'q=body&ids=5',
+      }),
+      { q: 'body', ids: [5] },
+    ],
+  ])('%s', async (_name, req, want) => {
+    const form = await parseForm(req, Search);
+    expect([form.ok, form.data]).toEqual([true, want]);
+  });
+
+  test('GET: an invalid query is a result with the values, a query past maxFields a 413', async () => {
+    const form = await parseForm(new Request('http://localhost/s?q=&ids=x'), Search);
+    expect([form.ok, form.values, Object.keys(form.errors).sort()]).toEqual([false, { q: '', ids: 'x' }, ['ids', 'q']]);
+    const many = new Request(`http://localhost/s?${Array.from({ length: 4 }, (_, i) => `f${i}=1`).join('&')}`);
+    await expect(parseForm(many, Search, { maxFields: 3 })).rejects.toMatchObject({
+      status: 413,
+      message: 'Content Too Large: a form has at most 3 fields (maxFields)',
+    });
+  });
+
+  test('addFormError: a valid form becomes invalid with the same values; an invalid one gains a message', async () => {
+    const valid = await parseForm(urlencoded('title=Milk'), TaskForm);
+    expect(valid.ok).toBe(true);
+    const taken = addFormError(valid, 'title', 'Already on the list');
+    expect(taken).toEqual({
+      ok: false,
+      values: { title: 'Milk' },
+      allValues: { title: ['Milk'] },
+      errors: { title: ['Already on the list'] },
+      formErrors: [],
+    });
+    const twice = addFormError(taken, 'title', 'And too short');
+    expect(twice.errors.title).toEqual(['Already on the list', 'And too short']);
+    expect(taken.errors.title).toEqual(['Already on the list']); // a new result; the first is unchanged
+  });
+
+  test('formState by the schema type: no schema object needed', () => {
+    expect(formState<typeof TaskForm>({ title: 'Milk' })).toEqual({
+      values: { title: 'Milk' },
+      allValues: {},
+      errors: {},
+      formErrors: [],
+    });
+    expect(formState<typeof TaskForm>().values).toEqual({});
   });
 });
 

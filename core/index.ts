@@ -38,7 +38,7 @@ export {
 } from './page/htmx-response.ts';
 export type { HxLocation, Swap, SwapStyle, TriggerTime } from './page/htmx-response.ts';
 export { EventHub, eventStream } from './http/event-stream.ts';
-export { formState, parseForm } from './http/form.ts';
+export { addFormError, formState, parseForm } from './http/form.ts';
 export type { FieldName, FormResult, FormState, InvalidForm, ParseFormOptions, ValidForm } from './http/form.ts';
 export type { EventStream, EventStreamOptions } from './http/event-stream.ts';
 export { liveReload } from './http/live-reload.ts';

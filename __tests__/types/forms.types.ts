@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { z } from 'zod';
 import {
+  addFormError,
   formState,
   parseForm,
   type FieldName,
@@ -68,4 +69,18 @@ export async function checks(req: PageRequest): Promise<void> {
   render(form);
   const result: FormResult<typeof TaskInput> = form;
   void result;
+
+  // Without the schema object, its type names the fields (issue 26.3).
+  const byType: FormState<'title' | 'qty' | 'tags' | 'photo'> = formState<typeof TaskInput>({ title: 'Milk' });
+  // @ts-expect-error no field "titel"
+  formState<typeof TaskInput>({ titel: 'Milk' });
+  void byType;
+
+  // A server-side error: a valid result becomes an invalid one, its fields typed by the schema.
+  let checked = await parseForm(req, TaskInput);
+  if (checked.ok && checked.data.title === 'taken') checked = addFormError(checked, 'title', 'Already taken');
+  const invalid: Equal<ReturnType<typeof addFormError<typeof TaskInput>>['ok'], false> = true;
+  // @ts-expect-error no field "titel"
+  addFormError(checked, 'titel', 'x');
+  void invalid;
 }

@@ -84,6 +84,20 @@ export async function readForm(req: Request, limits: FormLimits): Promise<FormEn
 }
 
 /**
+ * The query string of a request as form entries, counted against the same limits (fields, bytes per field).
+ * @example queryEntries(new Request('http://x/?q=milk&tag=a&tag=b'), defaultFormLimits) // → [["q", "milk"], ["tag", "a"], ["tag", "b"]]
+ */
+export function queryEntries(req: Request, limits: FormLimits): FormEntries {
+  const url = req.url;
+  const q = url.indexOf('?');
+  if (q === -1) return [];
+  const hash = url.indexOf('#', q);
+  const bytes = toUtf8.encode(url.slice(q + 1, hash === -1 ? undefined : hash));
+  urlencodedCounter(limits).push(bytes);
+  return urlencodedEntries([bytes]);
+}
+
+/**
  * `readForm` as a FormData: what `req.formData()` answers through the node adapter and `mux.fetch`.
  * @example await limitedFormData(req, defaultFormLimits) // → FormData, or HttpError(413)
  */

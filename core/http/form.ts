@@ -22,7 +22,7 @@
 
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { readFormData } from './request-body.ts';
-import { defaultFormLimits, readForm, type FormEntries, type FormLimits } from './form-body.ts';
+import { defaultFormLimits, queryEntries, readForm, type FormEntries, type FormLimits } from './form-body.ts';
 
 /** The field names of a schema's input: `keyof` its input type, or any string. */
 export type FieldName<S extends StandardSchemaV1> =
@@ -71,9 +71,11 @@ export interface ParseFormOptions {
 }
 
 /**
- * Reads a form body (urlencoded or multipart, files included) and validates it
- * with a Standard Schema validator. A body that is not a form is a 415, one
- * that cannot be parsed a 400, one past a limit (`maxBytes`, `maxFields`,
+ * Reads a form where the browser put it and validates it with a Standard Schema
+ * validator: for GET, HEAD and DELETE (without a form body) the query string,
+ * as a GET form and both htmx versions send it; else the body, urlencoded or
+ * multipart, files included. A body that is not a form is a 415, one that
+ * cannot be parsed a 400, one past a limit (`maxBytes`, `maxFields`,
  * `maxFiles`, `maxFieldBytes`) a 413 (HttpErrors: the page answers with that
  * status). An invalid submission is a result, not an error.
  * @example const form = await parseForm(req, z.object({ title: z.string().trim().min(1) }));
@@ -84,7 +86,8 @@ export async function parseForm<S extends StandardSchemaV1>(
   schema: S,
   options: ParseFormOptions = {},
 ): Promise<FormResult<S>> {
-  const data = await readFormData(req, () => readForm(req, formLimits(options)));
+  const limits = formLimits(options);
+  const data = inQuery(req) ? queryEntries(req, limits) : await readFormData(req, () => readForm(req, limits));
   const { input, values, allValues } = decode(data, arrayFields(schema));
   const result = await schema['~standard'].validate(input);
   if (!result.issues) {
@@ -96,14 +99,47 @@ export async function parseForm<S extends StandardSchemaV1>(
 }
 
 /**
- * The state of a form not yet submitted (an edit form filled from the record), typed by the schema's fields.
+ * The state of a form not yet submitted (an edit form filled from the record), typed by the schema's fields: pass
+ * the schema, or name its type (`formState<typeof TaskForm>(values)`) where the schema object is not at hand.
  * @example formState(TaskForm, { title: task.title })
  */
 export function formState<S extends StandardSchemaV1>(
-  _schema: S,
-  values: Partial<Record<FieldName<S>, string>> = {},
-): FormState<FieldName<S>> {
-  return { values, allValues: {}, errors: {}, formErrors: [] } as FormState as FormState<FieldName<S>>;
+  schema: S,
+  values?: Partial<Record<FieldName<S>, string>>,
+): FormState<FieldName<S>>;
+export function formState<S extends StandardSchemaV1>(
+  values?: Partial<Record<FieldName<S>, string>>,
+): FormState<FieldName<S>>;
+export function formState(first?: object, second?: Partial<Record<string, string>>): FormState {
+  const values = first !== undefined && '~standard' in first ? second : (first as Partial<Record<string, string>>);
+  return { values: values ?? {}, allValues: {}, errors: {}, formErrors: [] };
+}
+
+/**
+ * The form with one more message for a field: an error only the server can find after the schema passed ("Email
+ * must be unique"). A valid form becomes an invalid one with the same values, so the 422 loop renders it as any
+ * other; the schema and its per-schema cache stay as they are.
+ * @example if (form.ok && store.emailTaken(form.data.email)) form = addFormError(form, 'email', 'Email must be unique');
+ */
+export function addFormError<S extends StandardSchemaV1>(
+  form: FormResult<S>,
+  field: FieldName<S>,
+  message: string,
+): InvalidForm<S> {
+  const errors: Record<string, readonly string[]> = Object.assign(Object.create(null), form.errors);
+  errors[field] = [...(errors[field] ?? []), message];
+  const { values, allValues, formErrors } = form;
+  return { ok: false, values, allValues, errors, formErrors } as InvalidForm<S>;
+}
+
+// Where the browser put the form: a GET form, and htmx for GET and DELETE, send it in the query string.
+function inQuery(req: Request): boolean {
+  const method = req.method;
+  if (method === 'GET' || method === 'HEAD') return true;
+  return (
+    method === 'DELETE' &&
+    !/^\s*(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(req.headers.get('content-type') ?? '')
+  );
 }
 
 function formLimits(options: ParseFormOptions): FormLimits {
