@@ -186,7 +186,7 @@ class App {
 const errors: unknown[] = [];
 const logger = { error: (_message: string, err?: unknown) => void errors.push(err), warn: () => {} };
 
-function appMux(options: { secret?: string }) {
+function appMux(options: { secret?: string; flashCookie?: string }) {
   const mux = new ServeMux({ logger });
   mount(mux, App, '/', 'App', options);
   return mux;
@@ -438,6 +438,31 @@ describe('flash across redirect()', () => {
     expect([r.headers.get('x-taken'), r.cookies]).toEqual(['next', [flashDeleted]]); // the old one is deleted
     const fresh = await send(new Request('http://localhost/steps/flash-then-take', { method: 'POST' }));
     expect([fresh.headers.get('x-taken'), fresh.cookies]).toEqual(['next', []]);
+  });
+});
+
+// Issue 26.9: the flash cookie's name is the app's to choose, and two apps on one host keep their messages apart.
+describe('two apps on one host name', () => {
+  test('each reads its own flash, and leaves the other one alone', async () => {
+    const tasks = appMux({ secret, flashCookie: 'tasks-flash' });
+    const notes = appMux({ secret: otherSecret, flashCookie: 'notes-flash' });
+    const posted = await send(post('http://localhost/tasks', { title: 'Milk' }), tasks);
+    expect(posted.cookies).toEqual([expect.stringMatching(new RegExp(`^tasks-flash=Added%20Milk\\.${mac}; Path=/;`))]);
+    const cookie = pairOf(posted.cookies[0]);
+    // The other app's page: no message, and the cookie is not deleted (not its name).
+    const other = await send(withCookie('/notes', cookie), notes);
+    expect([other.body, other.cookies]).toEqual(['<main><p>notes</p></main>', []]);
+    const own = await send(withCookie('/notes', cookie), tasks);
+    expect([own.body, own.cookies]).toEqual([
+      '<main><p role="status">Added Milk</p><p>notes</p></main>',
+      [flashDeleted.replace('pagetree-flash', 'tasks-flash')],
+    ]);
+  });
+
+  test('a flashCookie that is no cookie name is a mount error', () => {
+    expect(() => appMux({ secret, flashCookie: 'my flash' })).toThrow(
+      'mount: App (flashCookie): "my flash" is not a cookie name; use letters, digits and - (e.g. "tasks-flash")',
+    );
   });
 });
 

@@ -112,6 +112,9 @@ const mountedTrees = new Set<Tree>();
 /** The secret each tree signs cookies with (`mount(..., { secret })`); the cookie helpers read it. */
 export const treeSecrets = new WeakMap<Tree, string>();
 
+/** The flash cookie's name of each tree that names its own (`mount(..., { flashCookie })`). */
+export const treeFlashCookies = new WeakMap<Tree, string>();
+
 /** Makes a tree's components known to id()/idTarget() outside a request. */
 export function rememberTree(tree: Tree): void {
   mountedTrees.add(tree);

@@ -14,7 +14,7 @@
 // constant time. The lines go out with the page's answer, rendered or a Response (answerHeaders, withContext).
 
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
-import { context, treeSecrets, type RequestContext } from './context.ts';
+import { context, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
 import type { PageRequest } from '../mux/request.ts';
 
 /** How the browser keeps a cookie and when it sends it back; the defaults are the safe choice. */
@@ -39,7 +39,6 @@ export interface CookieOptions {
 
 // Browsers drop a larger cookie without a word (RFC 6265bis: name and value together at most 4096 bytes).
 const maxLineBytes = 4096;
-const flashName = 'pagetree-flash';
 const encoder = new TextEncoder();
 // A base64url HMAC-SHA-256: 32 bytes, 43 characters without padding. The last character carries 2 bits that
 // encode nothing and must be 0 (RFC 4648 §3.5: canonical encoding), else one MAC would have four spellings.
@@ -106,7 +105,7 @@ export async function getSignedCookie(name: string): Promise<string | undefined>
  */
 export async function flash(message: string): Promise<void> {
   const ctx = context('flash');
-  await queueSigned(ctx, 'flash', flashName, message, {});
+  await queueSigned(ctx, 'flash', flashNameOf(ctx), message, {});
   pendingFlash.set(ctx, message);
 }
 
@@ -118,6 +117,7 @@ export async function flash(message: string): Promise<void> {
  */
 export async function takeFlash(): Promise<string | undefined> {
   const ctx = context('takeFlash');
+  const flashName = flashNameOf(ctx);
   const pending = pendingFlash.get(ctx);
   if (pending !== undefined) {
     // Shown in this answer: its cookie is not set, and the next page shows nothing.
@@ -133,6 +133,11 @@ export async function takeFlash(): Promise<string | undefined> {
   const queued = ctx.cookies?.some((line) => keyOf(line) === key);
   if (requestCookies(ctx)[flashName] !== undefined && !queued) queue(ctx, 'takeFlash', flashName, '', expired({}));
   return message;
+}
+
+// The flash cookie's name: the mount's `flashCookie`, else pagetree-flash.
+function flashNameOf(ctx: RequestContext): string {
+  return treeFlashCookies.get(ctx.tree) ?? 'pagetree-flash';
 }
 
 // A flash() of this request not yet taken, and the message takeFlash() took from one.

@@ -19,7 +19,7 @@ import { checkErrorPages, checkPath, collect, type Draft } from './collect.ts';
 import { ConflictError, MountError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
-import { rememberTree, treeSecrets } from './context.ts';
+import { rememberTree, treeFlashCookies, treeSecrets } from './context.ts';
 import { elementIds } from './element-ids.ts';
 import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
 import { parseTag, type PageClass } from './route.ts';
@@ -51,6 +51,12 @@ export interface MountOptions<TDeps = unknown> {
    * variable). Without it, `flash()` is an error.
    */
   secret?: string;
+  /**
+   * The name of the flash message cookie (default `pagetree-flash`). Cookies ignore ports and paths unless told:
+   * two apps on one host name (say localhost:3000 and :3001) each give their own, or one would delete the other's
+   * message as a cookie it cannot verify.
+   */
+  flashCookie?: string;
 }
 
 /**
@@ -85,6 +91,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
   const tree = new Tree<TRoot>(nodes, order, options.urlPrefix ?? '');
   // `secret: process.env.X` with X unset is a mistake to report now, not on the first flash().
   if ('secret' in options) treeSecrets.set(tree, checkSecret(rootName, options.secret));
+  if (options.flashCookie !== undefined) treeFlashCookies.set(tree, checkCookieName(rootName, options.flashCookie));
   register(mux, tree, order, options);
   order.forEach(runInit);
   if (options.notFound !== undefined) registerNotFound(mux, tree, options);
@@ -106,6 +113,16 @@ function build(root: Draft): { nodes: PageNode[]; order: PageNode[] } {
   };
   visit(root, null);
   return { nodes, order };
+}
+
+function checkCookieName(rootName: string, name: unknown): string {
+  if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new MountError(
+      `${rootName} (flashCookie)`,
+      `${JSON.stringify(name)} is not a cookie name; use letters, digits and - (e.g. "tasks-flash")`,
+    );
+  }
+  return name;
 }
 
 function checkSecret(rootName: string, secret: unknown): string {
