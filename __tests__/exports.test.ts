@@ -9,6 +9,7 @@ test('the public names of pagetree', () => {
     'ConflictError',
     'CrossOriginProtection',
     'EventHub',
+    'HtmxConfig',
     'HttpError',
     'MountError',
     'PatternError',

@@ -2,6 +2,7 @@
 // (the hx* header helpers, alsoRender), for htmx 2 and htmx 4, with requests built by htmxRequest.
 
 import {
+  HtmxConfig,
   alsoRender,
   currentRequest,
   htmxDetails,
@@ -479,5 +480,36 @@ describe('alsoRender: several regions in one answer', () => {
     expect(() => alsoRender('x', 'y')).toThrow('alsoRender(): called outside a request');
     expect(() => hxTrigger('x')).toThrow('hxTrigger(): called outside a request');
     expect(() => currentRequest()).toThrow('currentRequest(): called outside a request');
+  });
+});
+
+// Issue 26.7: the meta that makes htmx 2 swap a 422, exported instead of copied into every app.
+describe('HtmxConfig', () => {
+  const entities: Record<string, string> = { '&#34;': '"', '&#39;': "'", '&lt;': '<', '&gt;': '>', '&amp;': '&' };
+  const meta = (html: string) =>
+    JSON.parse(
+      /content="([^"]*)"/.exec(html)![1]!.replace(/&#34;|&#39;|&lt;|&gt;|&amp;/g, (e) => entities[e]!),
+    ) as unknown;
+
+  test('htmx 2 swaps 422; 204 stays unswapped; other 4xx and 5xx are errors', () => {
+    const html = (<HtmxConfig />) as string;
+    expect(html).toMatch(/^<meta name="htmx-config" content="[^"<>]*"\/>$/);
+    expect(meta(html)).toEqual({
+      responseHandling: [
+        { code: '204', swap: false },
+        { code: '[23]..', swap: true },
+        { code: '422', swap: true },
+        { code: '[45]..', swap: false, error: true },
+        { code: '...', swap: true },
+      ],
+    });
+  });
+
+  test("the app's own settings merge in, and its own responseHandling replaces pagetree's", () => {
+    const html = (<HtmxConfig config={{ historyCacheSize: 0, note: `"</meta><script>` }} />) as string;
+    expect(html).not.toContain('<script>');
+    expect(meta(html)).toMatchObject({ historyCacheSize: 0, note: `"</meta><script>` });
+    const own = (<HtmxConfig config={{ responseHandling: [{ code: '...', swap: true }] }} />) as string;
+    expect(meta(own)).toEqual({ responseHandling: [{ code: '...', swap: true }] });
   });
 });

@@ -19,6 +19,7 @@ export { defaultErrorHandler, redirect, renderComponent } from './page/dispatch.
 export type { ErrorHandler, ErrorPage, RenderComponent } from './page/dispatch.ts';
 export { ConflictError, HttpError, MountError, PatternError, UrlForError } from './errors.ts';
 export { id, idTarget, staticUrl, urlFor } from './page/context.ts';
+export { HtmxConfig } from './page/htmx-config.ts';
 export { htmxDetails } from './page/htmx-details.ts';
 export type { HtmxDetails } from './page/htmx-details.ts';
 export { htmxRequest } from './page/htmx-request.ts';

@@ -1,7 +1,7 @@
 // The page layout: head, navigation built from urlFor, the active item from currentPage().
 
 import type { Children } from '@kitajs/html';
-import { currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
+import { HtmxConfig, currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
 import { Admin } from './admin.tsx';
 import { TasksPage } from './tasks.tsx';
 
@@ -10,16 +10,6 @@ function within(page: abstract new (...args: never[]) => object): boolean {
   for (let n: PageNode | null = currentPage(); n; n = n.parent) if (n.pageClass === page) return true;
   return false;
 }
-
-const htmx2Config = JSON.stringify({
-  responseHandling: [
-    { code: '204', swap: false },
-    { code: '[23]..', swap: true },
-    { code: '422', swap: true },
-    { code: '[45]..', swap: false, error: true },
-    { code: '...', swap: true },
-  ],
-});
 
 export function Layout(props: { title: string; children?: Children }): JSX.Element {
   const nav = [
@@ -38,7 +28,7 @@ export function Layout(props: { title: string; children?: Children }): JSX.Eleme
           <link rel="stylesheet" href={staticUrl('app.css')} />
           {/* htmx 2 swaps no 4xx answer by default; 422 (a form with its errors) must be swapped. htmx 4 swaps
               every status and ignores this setting. */}
-          <meta name="htmx-config" content={htmx2Config} />
+          <HtmxConfig />
           {/* Not deferred: htmx 4 loaded after parsing starts on a timer, which can run before a deferred
               extension has registered; loaded now, it waits for DOMContentLoaded, after the extension */}
           <script src={staticUrl('htmx.min.js')}></script>
