@@ -513,3 +513,32 @@ describe('HtmxConfig', () => {
     expect(meta(own)).toEqual({ responseHandling: [{ code: '...', swap: true }] });
   });
 });
+
+// Issue 26.2: an answer made only of regions swaps its empty fragment too, on htmx 4 as on htmx 2.
+describe('an answer made only of regions', () => {
+  class Rows {
+    page() {
+      return <p id={id(this.count)}>{this.count()}</p>;
+    }
+    count() {
+      return <>2 rows</>;
+    }
+    delete() {
+      alsoRender(Rows.prototype.count, <>1 row</>);
+      return renderComponent('');
+    }
+  }
+  class RowsApp {
+    rows = route('/rows', Rows);
+  }
+  const rowsMux = new ServeMux({ logger: quiet });
+  mount(rowsMux, RowsApp);
+
+  test.each<[2 | 4, string]>([
+    [4, '<template></template><hx-partial id="rows-count" hx-swap="innerHTML">1 row</hx-partial>'],
+    [2, '<template><div id="rows-count" hx-swap-oob="innerHTML">1 row</div></template>'],
+  ])('htmx %s', async (version, body) => {
+    const res = await rowsMux.fetch(htmxRequest('/rows', { version, method: 'DELETE', targetTag: 'tr' }));
+    expect([res.status, await res.text()]).toEqual([200, body]);
+  });
+});

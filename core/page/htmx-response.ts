@@ -205,11 +205,16 @@ export function answerHeaders(ctx: RequestContext): Record<string, string | stri
   return headers;
 }
 
-/** The answer's HTML with the regions of alsoRender after it, in the requesting htmx's form. */
+/**
+ * The answer's HTML with the regions of alsoRender after it, in the requesting htmx's form. An answer made only of
+ * regions (its own HTML empty) still swaps into its target in both versions, as htmx 2 does: htmx 4 skips the main
+ * swap of an answer that holds nothing but `<hx-partial>`s, so it gets an inert empty `<template>` to swap in (the
+ * book's row deletion, an empty answer into `closest tr` with `outerHTML`, removes the row in both).
+ */
 export function withRegions(html: string, ctx: RequestContext): string | Promise<string> {
   const regions = ctx.regions!;
   const join = (rendered: readonly string[]): string => {
-    let out = html;
+    let out = ctx.htmx.version === 4 && html.trim() === '' ? '<template></template>' : html;
     for (let i = 0; i < regions.length; i++) out += regionHtml(regions[i]!, rendered[i]!, ctx.htmx.version);
     return out;
   };

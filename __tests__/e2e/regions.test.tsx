@@ -1,0 +1,113 @@
+// region-only-answers-swap-alike (issue 26.2): an answer made only of other regions (an empty fragment plus
+// alsoRender) does the same in htmx 2 and htmx 4: the main swap runs too, so the book's row deletion
+// (hx-target="closest tr" hx-swap="outerHTML", an empty answer) removes the row and updates the count on both.
+// htmx 4 alone skipped the main swap of such an answer and left the row in place.
+
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { alsoRender, id, mount, renderComponent, route, ServeMux, type PageRequest } from '../../core/index.ts';
+import { serve, shutdown } from '../../core/node/index.ts';
+import { poll, useChromium } from '../support/chromium.ts';
+
+jest.setTimeout(60_000);
+
+const scripts: Record<string, string> = {
+  '2': readFileSync(require.resolve('htmx2/dist/htmx.min.js'), 'utf8'),
+  '4': readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8'),
+};
+let contacts = new Map<number, string>();
+
+class Contacts {
+  props(req: PageRequest) {
+    return { htmx: new URL(req.url).searchParams.get('htmx') ?? '4' };
+  }
+  page(props: { htmx: string }) {
+    return (
+      <>
+        {'<!doctype html>'}
+        <html>
+          <head>
+            <script src={`/htmx.js?v=${props.htmx}`}></script>
+          </head>
+          <body>
+            <p id={id(this.count)}>{this.count()}</p>
+            <table>
+              <tbody>
+                {[...contacts].map(([n, name]) => (
+                  <tr>
+                    <td safe>{name}</td>
+                    <td>
+                      <button hx-delete={`/contacts/${n}`} hx-target="closest tr" hx-swap="outerHTML">
+                        Delete
+                      </button>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </body>
+        </html>
+      </>
+    );
+  }
+  count() {
+    return <>{contacts.size} contacts</>;
+  }
+}
+
+class Contact {
+  delete(req: PageRequest) {
+    contacts.delete(Number(req.pathValue('n')));
+    alsoRender(Contacts.prototype.count, <>{contacts.size} contacts</>);
+    return renderComponent('');
+  }
+}
+
+class App {
+  contacts = route('GET /{$}', Contacts);
+  contact = route('/contacts/{n}', Contact);
+}
+
+const chromium = useChromium();
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  const mux = new ServeMux();
+  mount(mux, App);
+  mux.handleFunc('GET /htmx.js', (req) => {
+    const version = new URL(req.url).searchParams.get('v') ?? '4';
+    return new Response(scripts[version], { headers: { 'content-type': 'text/javascript' } });
+  });
+  server = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => shutdown(server, 1000));
+
+test.each(['4', '2'])('region-only-answers-swap-alike with htmx %s: the row goes, the count follows', async (htmx) => {
+  contacts = new Map([
+    [1, 'Ada'],
+    [2, 'Grace'],
+    [3, 'Linus'],
+  ]);
+  const page = await chromium.browser.newPage();
+  await page.goto(`${base}/?htmx=${htmx}`);
+  await page.locator('tr', { hasText: 'Grace' }).locator('button').click();
+  const count = await poll(
+    () => page.locator('#contacts-count').textContent(),
+    (text) => text === '2 contacts',
+  );
+  expect(count).toBe('2 contacts');
+  expect(
+    await poll(
+      () => page.locator('tr').count(),
+      (n) => n === 2,
+    ),
+  ).toBe(2);
+  expect(await page.locator('td:first-child').allTextContents()).toEqual(['Ada', 'Linus']);
+  // Nothing of the answer is left to see.
+  expect(await page.locator('tbody').textContent()).toBe('AdaDeleteLinusDelete');
+  await page.close();
+});
