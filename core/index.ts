@@ -53,6 +53,8 @@ export type { Handler, HandlerFunc, HandlerObject, PageRequest } from './mux/req
 export type { ComponentInfo, Middleware, NodeKind, PageNode } from './page/page-node.ts';
 export type { RenderTarget } from './page/render-target.ts';
 export { route } from './page/route.ts';
+export { sendFile } from './http/send-file.ts';
+export type { SendFileOptions } from './http/send-file.ts';
 export { staticFiles } from './http/static.ts';
 export type { EmbeddedFile, EmbeddedFiles, StaticFiles, StaticOptions } from './http/static.ts';
 export type { PageClass, Route } from './page/route.ts';

@@ -229,6 +229,26 @@ describe.each(runtimes)('%s', (_name, start) => {
     ]);
   });
 
+  test('a generated file: a download named in UTF-8, its ETag answering 304, a range answering 206', async () => {
+    const res = await fetch(app.url + '/export');
+    const body = await res.text();
+    expect([res.status, res.headers.get('content-type'), res.headers.get('content-disposition')]).toEqual([
+      200,
+      'text/csv; charset=utf-8',
+      `attachment; filename="items _.csv"; filename*=UTF-8''items%20%E2%82%AC.csv`,
+    ]);
+    expect(body).toMatch(/^name\nalpha\nbeta\n/);
+    const etag = res.headers.get('etag')!;
+    expect(etag).toMatch(/^"[A-Za-z0-9_-]{22}"$/);
+    expect((await fetch(app.url + '/export', { headers: { 'if-none-match': etag } })).status).toBe(304);
+    const part = await fetch(app.url + '/export', { headers: { range: 'bytes=0-3' } });
+    expect([part.status, await part.text(), part.headers.get('content-range')]).toEqual([
+      206,
+      'name',
+      `bytes 0-3/${new TextEncoder().encode(body).byteLength}`,
+    ]);
+  });
+
   test('a redirect to a URL from the request: percent-encoded, or a 500 when it is no URL to follow', async () => {
     const encoded = await fetch(app.url + '/go?next=' + encodeURIComponent('/中'), { redirect: 'manual' });
     expect([encoded.status, encoded.headers.get('location')]).toEqual([303, '/%E4%B8%AD']);
