@@ -1,0 +1,180 @@
+// The archive flow of Hypermedia Systems, chapter 7 (issue 26.10), as docs/polling.md gives it: start a job, poll
+// its progress, stop polling, download the file. In Chromium with htmx 4 and htmx 2, two ways to poll: the book's
+// load polling (the poller replaces itself until the job is done) and `every` polling stopped by swapping the poller
+// away (htmx 4 ignores htmx 2's status 286, so that is the way that works in both).
+
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { id, idTarget, mount, renderComponent, route, sendFile, ServeMux, type PageRequest } from '../../core/index.ts';
+import { serve, shutdown } from '../../core/node/index.ts';
+import { urlFor } from '../support/url-for.ts';
+import { poll, useChromium } from '../support/chromium.ts';
+
+jest.setTimeout(60_000);
+
+const scripts: Record<string, string> = {
+  '2': readFileSync(require.resolve('htmx2/dist/htmx.min.js'), 'utf8'),
+  '4': readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8'),
+};
+
+/** A job that makes the archive in five steps of 100 ms, as the book's Archiver does with a thread. */
+class Archiver {
+  status: 'Waiting' | 'Running' | 'Complete' = 'Waiting';
+  progress = 0;
+  #timer: ReturnType<typeof setInterval> | undefined;
+
+  run(): void {
+    if (this.status === 'Running') return;
+    this.status = 'Running';
+    this.progress = 0;
+    this.#timer = setInterval(() => {
+      this.progress = Math.min(1, this.progress + 0.2);
+      if (this.progress >= 1) {
+        clearInterval(this.#timer);
+        this.status = 'Complete';
+      }
+    }, 100);
+  }
+
+  file(): string {
+    return JSON.stringify([{ name: 'Ada' }, { name: 'Grace' }]);
+  }
+}
+
+let archiver = new Archiver();
+let polls = 0;
+
+/** The contacts page with its archive region; `?htmx=2` loads htmx 2, `?poll=every` polls with `every`. */
+class ContactsPage {
+  props(req: PageRequest) {
+    const q = new URL(req.url).searchParams;
+    return { htmx: q.get('htmx') ?? '4', every: q.get('poll') === 'every' };
+  }
+  page(props: { htmx: string; every: boolean }) {
+    return (
+      <>
+        {'<!doctype html>'}
+        <html>
+          <head>
+            <script src={`/htmx.js?v=${props.htmx}`}></script>
+          </head>
+          <body>
+            <div id={id(this.archiveUi)}>{this.archiveUi(props)}</div>
+          </body>
+        </html>
+      </>
+    );
+  }
+  /** The archive region: a button, the progress while the job runs (polling), or the download link. */
+  archiveUi(props: { every: boolean }) {
+    const url = urlFor([ArchivePage, '?poll={poll}'], { poll: props.every ? 'every' : 'load' });
+    if (archiver.status === 'Waiting') {
+      return (
+        <button hx-post={url} hx-target={idTarget(this.archiveUi)}>
+          Download Contact Archive
+        </button>
+      );
+    }
+    if (archiver.status === 'Running') {
+      // Load polling re-renders the poller, which asks again after 200 ms; `every` polling keeps the element and
+      // asks every 200 ms until an answer swaps it away (outerHTML).
+      const trigger = props.every ? 'every 200ms' : 'load delay:200ms';
+      const swap = props.every ? 'outerHTML' : 'innerHTML';
+      return (
+        <div
+          class="poller"
+          hx-get={url}
+          hx-trigger={trigger}
+          hx-target={props.every ? 'this' : idTarget(this.archiveUi)}
+          hx-swap={swap}
+        >
+          Creating Archive… <progress value={String(archiver.progress)} max="1"></progress>
+        </div>
+      );
+    }
+    return (
+      <a href={urlFor(ArchiveFile)} download="contacts.json">
+        Archive Ready! Click here to download.
+      </a>
+    );
+  }
+}
+
+/** POST starts the job; GET is what the poller asks: the region as it is now. */
+class ArchivePage {
+  props(req: PageRequest) {
+    polls++;
+    return renderComponent(
+      ContactsPage.prototype.archiveUi({ every: new URL(req.url).searchParams.get('poll') === 'every' }),
+    );
+  }
+  post(req: PageRequest) {
+    archiver.run();
+    return this.props(req);
+  }
+}
+
+class ArchiveFile {
+  props(req: PageRequest) {
+    return sendFile(req, archiver.file(), { filename: 'contacts.json' });
+  }
+}
+
+class App {
+  contacts = route('GET /{$}', ContactsPage);
+  archive = route('/contacts/archive', ArchivePage);
+  file = route('GET /contacts/archive/file', ArchiveFile);
+}
+
+const chromium = useChromium();
+let server: Server;
+let base: string;
+beforeAll(async () => {
+  const mux = new ServeMux();
+  mount(mux, App);
+  mux.handleFunc('GET /htmx.js', (req) => {
+    const version = new URL(req.url).searchParams.get('v') ?? '4';
+    return new Response(scripts[version], { headers: { 'content-type': 'text/javascript' } });
+  });
+  server = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
+  await once(server, 'listening');
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => shutdown(server, 1000));
+
+describe.each(['4', '2'])('the archive flow with htmx %s', (htmx) => {
+  test.each(['load', 'every'])(
+    '%s polling: progress, then the link, then no more polls; the file downloads',
+    async (how) => {
+      archiver = new Archiver();
+      polls = 0;
+      const page = await chromium.browser.newPage();
+      await page.goto(`${base}/?htmx=${htmx}&poll=${how}`);
+      await page.click('text=Download Contact Archive');
+      await page.locator('.poller progress').waitFor();
+      const link = page.locator('a', { hasText: 'Archive Ready! Click here to download.' });
+      await link.waitFor({ timeout: 5000 });
+      expect(await page.locator('.poller').count()).toBe(0);
+      // Polling has stopped: no request for a while after the link came.
+      const after = polls;
+      await new Promise((r) => setTimeout(r, 700));
+      expect(polls).toBe(after);
+      expect(after).toBeGreaterThanOrEqual(3); // it did poll while the job ran (five steps of 100 ms)
+      const file = await page.request.get(base + (await link.getAttribute('href'))!);
+      expect([file.status(), file.headers()['content-disposition'], await file.text()]).toEqual([
+        200,
+        'attachment; filename="contacts.json"',
+        archiver.file(),
+      ]);
+      expect(
+        await poll(
+          () => page.locator('progress').count(),
+          (n) => n === 0,
+        ),
+      ).toBe(0);
+      await page.close();
+    },
+  );
+});
