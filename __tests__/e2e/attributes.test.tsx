@@ -1,12 +1,9 @@
 // attribute-values-round-trip: what a page puts in an attribute is what the browser reads back
 // (issue 12: @kitajs/html escaped only `"`, so `value="&lt;b&gt;"` showed `<b>` in an edit form).
 
-import { once } from 'node:events';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { ServeMux, mount, route } from '../../core/index.ts';
-import { serve, shutdown } from '../../core/node/index.ts';
 import { useChromium } from '../support/chromium.ts';
+import { useAppServer } from '../support/app-server.ts';
 
 jest.setTimeout(60_000);
 
@@ -44,22 +41,13 @@ class App {
 }
 
 const chromium = useChromium();
-let server: Server;
-let base: string;
-beforeAll(async () => {
-  const mux = new ServeMux();
-  mount(mux, App);
-  server = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await shutdown(server, 1000);
-});
+const mux = new ServeMux();
+mount(mux, App);
+const app = useAppServer(mux);
 
 test('attribute-values-round-trip in Chromium: value, title and data-* read back exactly', async () => {
   const page = await chromium.browser.newPage();
-  await page.goto(base + '/');
+  await page.goto(app.base + '/');
   const seen = await page.$$eval('input', (inputs) =>
     inputs.map((i) => [(i as HTMLInputElement).value, i.title, i.getAttribute('data-raw')]),
   );

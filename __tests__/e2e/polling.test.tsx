@@ -3,21 +3,12 @@
 // load polling (the poller replaces itself until the job is done) and `every` polling stopped by swapping the poller
 // away (htmx 4 ignores htmx 2's status 286, so that is the way that works in both).
 
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { id, idTarget, mount, renderComponent, route, sendFile, ServeMux, type PageRequest } from '../../core/index.ts';
-import { serve, shutdown } from '../../core/node/index.ts';
 import { urlFor } from '../support/url-for.ts';
 import { poll, useChromium } from '../support/chromium.ts';
+import { useAppServer } from '../support/app-server.ts';
 
 jest.setTimeout(60_000);
-
-const scripts: Record<string, string> = {
-  '2': readFileSync(require.resolve('htmx2/dist/htmx.min.js'), 'utf8'),
-  '4': readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8'),
-};
 
 /** A job that makes the archive in five steps of 100 ms, as the book's Archiver does with a thread. */
 class Archiver {
@@ -129,20 +120,9 @@ class App {
 }
 
 const chromium = useChromium();
-let server: Server;
-let base: string;
-beforeAll(async () => {
-  const mux = new ServeMux();
-  mount(mux, App);
-  mux.handleFunc('GET /htmx.js', (req) => {
-    const version = new URL(req.url).searchParams.get('v') ?? '4';
-    return new Response(scripts[version], { headers: { 'content-type': 'text/javascript' } });
-  });
-  server = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => shutdown(server, 1000));
+const mux = new ServeMux();
+mount(mux, App);
+const app = useAppServer(mux);
 
 describe.each(['4', '2'])('the archive flow with htmx %s', (htmx) => {
   test.each(['load', 'every'])(
@@ -151,7 +131,7 @@ describe.each(['4', '2'])('the archive flow with htmx %s', (htmx) => {
       archiver = new Archiver();
       polls = 0;
       const page = await chromium.browser.newPage();
-      await page.goto(`${base}/?htmx=${htmx}&poll=${how}`);
+      await page.goto(`${app.base}/?htmx=${htmx}&poll=${how}`);
       await page.click('text=Download Contact Archive');
       await page.locator('.poller progress').waitFor();
       const link = page.locator('a', { hasText: 'Archive Ready! Click here to download.' });
@@ -162,7 +142,7 @@ describe.each(['4', '2'])('the archive flow with htmx %s', (htmx) => {
       await new Promise((r) => setTimeout(r, 700));
       expect(polls).toBe(after);
       expect(after).toBeGreaterThanOrEqual(3); // it did poll while the job ran (five steps of 100 ms)
-      const file = await page.request.get(base + (await link.getAttribute('href'))!);
+      const file = await page.request.get(app.base + (await link.getAttribute('href'))!);
       expect([file.status(), file.headers()['content-disposition'], await file.text()]).toEqual([
         200,
         'attachment; filename="contacts.json"',

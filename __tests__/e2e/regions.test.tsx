@@ -3,20 +3,12 @@
 // (hx-target="closest tr" hx-swap="outerHTML", an empty answer) removes the row and updates the count on both.
 // htmx 4 alone skipped the main swap of such an answer and left the row in place.
 
-import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { alsoRender, id, mount, renderComponent, route, ServeMux, type PageRequest } from '../../core/index.ts';
-import { serve, shutdown } from '../../core/node/index.ts';
 import { poll, useChromium } from '../support/chromium.ts';
+import { useAppServer } from '../support/app-server.ts';
 
 jest.setTimeout(60_000);
 
-const scripts: Record<string, string> = {
-  '2': readFileSync(require.resolve('htmx2/dist/htmx.min.js'), 'utf8'),
-  '4': readFileSync(require.resolve('htmx.org/dist/htmx.min.js'), 'utf8'),
-};
 let contacts = new Map<number, string>();
 
 class Contacts {
@@ -71,20 +63,9 @@ class App {
 }
 
 const chromium = useChromium();
-let server: Server;
-let base: string;
-beforeAll(async () => {
-  const mux = new ServeMux();
-  mount(mux, App);
-  mux.handleFunc('GET /htmx.js', (req) => {
-    const version = new URL(req.url).searchParams.get('v') ?? '4';
-    return new Response(scripts[version], { headers: { 'content-type': 'text/javascript' } });
-  });
-  server = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
-  await once(server, 'listening');
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
-afterAll(() => shutdown(server, 1000));
+const mux = new ServeMux();
+mount(mux, App);
+const app = useAppServer(mux);
 
 test.each(['4', '2'])('region-only-answers-swap-alike with htmx %s: the row goes, the count follows', async (htmx) => {
   contacts = new Map([
@@ -93,7 +74,7 @@ test.each(['4', '2'])('region-only-answers-swap-alike with htmx %s: the row goes
     [3, 'Linus'],
   ]);
   const page = await chromium.browser.newPage();
-  await page.goto(`${base}/?htmx=${htmx}`);
+  await page.goto(`${app.base}/?htmx=${htmx}`);
   await page.locator('tr', { hasText: 'Grace' }).locator('button').click();
   const count = await poll(
     () => page.locator('#contacts-count').textContent(),

@@ -16,7 +16,10 @@ export interface Entity {
 // longer holds, an empty file, or several ranges (answered whole, which RFC
 // 9110 allows, instead of multipart/byteranges). A header that does not parse
 // is 'invalid' and one past the end 'unsatisfiable' (416, as Go's ServeContent).
-export function requestedRange(headers: Headers, entity: Entity): [number, number] | 'invalid' | 'unsatisfiable' | null {
+export function requestedRange(
+  headers: Headers,
+  entity: Entity,
+): [number, number] | 'invalid' | 'unsatisfiable' | null {
   const header = headers.get('range');
   if (header === null) return null;
   const size = entity.size;

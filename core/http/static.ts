@@ -206,4 +206,3 @@ function qValue(params: string): number {
   }
   return 1;
 }
-
