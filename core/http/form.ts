@@ -57,7 +57,8 @@ export type FormResult<S extends StandardSchemaV1> = ValidForm<S> | InvalidForm<
 
 /**
  * Options of `parseForm`: the limits of the body, counted as it streams, before anything is decoded. Past one the
- * answer is a 413 whose message names it, and the rest of the body is not read.
+ * answer is a 413 whose message names it; the rest of the body is read and dropped, never decoded (a
+ * client still sending then gets the 413, not a reset connection), or not read at all past `maxBytes`.
  */
 export interface ParseFormOptions {
   /** Bytes of the whole body (default 10 MiB; the node adapter's `maxBodySize` also applies). */
