@@ -17,7 +17,7 @@ export function tempDir(prefix: string): string {
 }
 
 /**
- * Runs `npm pack` in the repository (its `prepare` script builds dist/ from a clean slate) and returns the tarball.
+ * Runs `npm pack` in the repository (its `prepack` script builds dist/ from a clean slate) and returns the tarball.
  * @example const tarball = packTarball(); // → "/tmp/pagetree-pack-x/pagetree-0.1.0.tgz"
  */
 export function packTarball(): string {
