@@ -44,6 +44,9 @@ export const htmxAttributeNames = [
   'hx-on',
 ] as const;
 
+/** The attributes of htmx 4's own extensions (htmx.org/dist/ext): hx-sse and hx-ws. */
+export const htmxExtensionAttributeNames = ['hx-sse:connect', 'hx-sse:close', 'hx-ws:connect', 'hx-ws:send'] as const;
+
 /** Name prefixes of the attribute families: `hx-on:click`, `hx-on::after-request`, `hx-status:404`. */
 export const htmxAttributePrefixes = ['hx-on:', 'hx-status:'] as const;
 

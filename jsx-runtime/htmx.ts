@@ -76,6 +76,31 @@ export interface HtmxAttributes {
   [status: `hx-status:${string}`]: string | undefined;
 }
 
+/**
+ * The attributes of the server-sent events and WebSocket extensions: htmx 4's (htmx.org/dist/ext/hx-sse.js,
+ * hx-ws.js) and htmx 2's (the htmx-ext-sse and htmx-ext-ws packages, enabled with `hx-ext="sse"`).
+ */
+export interface HtmxExtensionAttributes {
+  /** htmx 4: connect to this event-stream URL; unnamed events are swapped into the element. */
+  'hx-sse:connect'?: string;
+  /** htmx 4: close the stream on this event name. */
+  'hx-sse:close'?: string;
+  /** htmx 4: connect a WebSocket to this URL. */
+  'hx-ws:connect'?: string;
+  /** htmx 4: send the form's values over the element's WebSocket. */
+  'hx-ws:send'?: BoolStr | AnyStr;
+  /** htmx 2 (htmx-ext-sse): connect to this event-stream URL. */
+  'sse-connect'?: string;
+  /** htmx 2 (htmx-ext-sse): the event names to swap into the element; `message` is the unnamed ones. */
+  'sse-swap'?: string;
+  /** htmx 2 (htmx-ext-sse): close the stream on this event name. */
+  'sse-close'?: string;
+  /** htmx 2 (htmx-ext-ws): connect a WebSocket to this URL. */
+  'ws-connect'?: string;
+  /** htmx 2 (htmx-ext-ws): send the form's values over the WebSocket. */
+  'ws-send'?: BoolStr | AnyStr;
+}
+
 /** htmx 4's inherited forms: `hx-target:inherited`, `hx-boost:inherited` … */
 export type HtmxInheritedAttributes = {
   [K in keyof HtmxAttributes as K extends `${string}:${string}` ? never : `${K}:inherited`]?: HtmxAttributes[K];
@@ -84,6 +109,6 @@ export type HtmxInheritedAttributes = {
 declare global {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- @kitajs/html's element types live in the global JSX namespace
   namespace JSX {
-    interface HtmlTag extends HtmxAttributes, HtmxInheritedAttributes {}
+    interface HtmlTag extends HtmxAttributes, HtmxInheritedAttributes, HtmxExtensionAttributes {}
   }
 }

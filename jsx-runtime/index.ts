@@ -9,7 +9,7 @@ import { contentsToString, contentToString, isVoidElement, type Children } from 
 import { attributesToString } from './attributes.ts';
 
 export { Fragment } from '@kitajs/html/jsx-runtime';
-export type { HtmxAttributes, HtmxInheritedAttributes } from './htmx.ts';
+export type { HtmxAttributes, HtmxExtensionAttributes, HtmxInheritedAttributes } from './htmx.ts';
 
 type Attributes = { children?: Children; safe?: boolean; [name: string]: unknown };
 type Component = (props: Attributes) => JSX.Element;

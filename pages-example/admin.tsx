@@ -42,13 +42,23 @@ export class Dashboard {
   }
 
   page(props: { users: User[]; counts: TaskCounts }) {
+    // The counts are a live region fed by the event stream, for the htmx the pages load. htmx 4's hx-sse
+    // (htmx.org/dist/ext) connects with hx-sse:connect and swaps each unnamed event into the element. htmx 2's sse
+    // extension (htmx-ext-sse) is enabled by hx-ext, connects with sse-connect and swaps the events sse-swap names
+    // ("message": the unnamed ones). One set, not both: htmx 4 warns about htmx 2's names. An undefined attribute
+    // is left out.
+    const events = urlFor(DashboardEvents);
+    const htmx2 = this.#deps.htmxVersion === '2';
     return (
       <Layout title="Admin">
         <p
           class="counts"
           id={id(this.counts)}
           aria-live="polite"
-          {...liveRegion(urlFor(DashboardEvents), this.#deps.htmxVersion)}
+          hx-sse:connect={htmx2 ? undefined : events}
+          hx-ext={htmx2 ? 'sse' : undefined}
+          sse-connect={htmx2 ? events : undefined}
+          sse-swap={htmx2 ? 'message' : undefined}
         >
           {this.counts(props)}
         </p>
@@ -90,17 +100,6 @@ export function Counts(props: TaskCounts): JSX.Element {
       {props.total === 1 ? 'task' : 'tasks'}
     </>
   );
-}
-
-// The attributes that make an element a live region fed by the event stream at `url`, for the htmx the pages
-// load (from the extensions' sources). htmx 4's hx-sse (htmx.org/dist/ext) connects with hx-sse:connect and
-// swaps each unnamed event into that element; a named event is only dispatched as a DOM event. htmx 2's sse
-// extension (htmx-ext-sse) is enabled by hx-ext, connects with sse-connect and swaps the events sse-swap names:
-// "message" is the unnamed ones. One attribute set, not both: htmx 4 warns about htmx 2's names.
-function liveRegion(url: string, htmxVersion: string): Record<string, string> {
-  return htmxVersion === '2'
-    ? { 'hx-ext': 'sse', 'sse-connect': url, 'sse-swap': 'message' }
-    : { 'hx-sse:connect': url };
 }
 
 /**

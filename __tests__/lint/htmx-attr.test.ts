@@ -15,6 +15,12 @@ const valid: [name: string, jsx: string][] = [
   ['data-hx-* spelling', '<div data-hx-get="x" data-hx-target="#a" />'],
   ['upper case', '<div HX-GET="x" />'],
   ['not htmx', '<div data-x="1" aria-label="a" hxget="x" />'],
+  // Issue 25.4: htmx 4's grammar without spreading an object past the rule.
+  ['htmx 4 sse extension', '<p hx-sse:connect="/events" hx-sse:close="done" />'],
+  ['htmx 4 ws extension', '<form hx-ws:connect="/chat" hx-ws:send="true" />'],
+  // JSX allows one colon in a name: hx-on::after-request and hx-include:inherited:append need a spread.
+  ['an :append form', "<div hx-vals:append='{\"a\":1}' {...{ 'hx-include:inherited:append': '#x' }} />"],
+  ['htmx 2 extension attributes', '<p hx-ext="sse" sse-connect="/events" sse-swap="message" />'],
 ];
 
 const invalid: [name: string, jsx: string, attribute: string, hint: string][] = [
@@ -28,6 +34,14 @@ const invalid: [name: string, jsx: string, attribute: string, hint: string][] = 
     '; did you mean "hx-boost"?',
   ],
   ['nothing close', '<div hx-frobnicate-everything="1" />', 'hx-frobnicate-everything', ''],
+  ['a typo of hx-sse:connect', '<p hx-sse:conect="/e" />', 'hx-sse:conect', '; did you mean "hx-sse:connect"?'],
+  ['a typo of hx-ws:send', '<form hx-ws:sned="true" />', 'hx-ws:sned', '; did you mean "hx-ws:send"?'],
+  [
+    'htmx 2 sse spelled htmx 4 style',
+    '<p hx-sse-connect="/e" />',
+    'hx-sse-connect',
+    '; did you mean "hx-sse:connect"?',
+  ],
 ];
 
 ruleTester().run('htmx-attr', asEslintRule(htmxAttr), {

@@ -4,6 +4,10 @@ export const ok = [
   <div hx-get="/x" hx-target="this" hx-swap="innerHTML" hx-boost="true" />,
   <button hx-action="/x" hx-method="post" hx-ignore={true} {...{ 'hx-status:5xx': 'swap:none' }} />,
   <div hx-boost:inherited="true" hx-target:inherited="#main" />,
+  // The extensions' attributes, htmx 4's and htmx 2's (issue 25.4).
+  <p hx-sse:connect="/events" hx-sse:close="done" />,
+  <p hx-ext="sse" sse-connect="/events" sse-swap="message" sse-close="done" />,
+  <form hx-ws:connect="/chat" hx-ws:send ws-connect="/chat" ws-send />,
 ];
 
 // @ts-expect-error hx-method takes an HTTP method

@@ -3,15 +3,22 @@
 //   <div hx-gett="/x">                → reported: did you mean "hx-get"?
 //   <div hx-get=… hx-target:inherited=…> → fine (htmx 2 and htmx 4 names, :inherited forms)
 //   {...{ 'hx-on::after-request': … }} → fine (hx-on:* and hx-status:* families)
+//   <p hx-sse:connect={url}>          → fine (htmx 4's extensions: hx-sse:connect/close, hx-ws:connect/send)
+//   <p hx-sse:conect={url}>           → reported: did you mean "hx-sse:connect"?
 //
 // TypeScript does not check JSX attribute names with a hyphen, so without this
 // rule a misspelled htmx attribute compiles and silently does nothing.
 
 import { AST_NODE_TYPES, type TSESTree } from '@typescript-eslint/utils';
-import { htmxAttributeNames, htmxAttributePrefixes, htmxAttributeSuffixes } from '../../jsx-runtime/htmx-names.ts';
+import {
+  htmxAttributeNames,
+  htmxAttributePrefixes,
+  htmxAttributeSuffixes,
+  htmxExtensionAttributeNames,
+} from '../../jsx-runtime/htmx-names.ts';
 import { createRule } from '../create-rule.ts';
 
-const known = new Set<string>(htmxAttributeNames);
+const known = new Set<string>([...htmxAttributeNames, ...htmxExtensionAttributeNames]);
 
 /** Whether `name` (lower case, `data-` removed) is an htmx attribute of htmx 2 or htmx 4. */
 export function isHtmxAttribute(name: string): boolean {
@@ -20,12 +27,16 @@ export function isHtmxAttribute(name: string): boolean {
   return htmxAttributeSuffixes.some((s) => name.endsWith(s) && known.has(name.slice(0, -s.length)));
 }
 
-// The known name closest to a typo (edit distance ≤ 3), for the message.
+// The known name closest to a typo (edit distance ≤ 3), for the message: an extension's `hx-sse:conect` is held
+// against the extensions' names whole, anything else by the part before a `:inherited`-style suffix.
 function closest(name: string): string | undefined {
+  const extension = /^hx-(sse|ws)[:-]/.test(name);
+  const candidates: readonly string[] = extension ? htmxExtensionAttributeNames : htmxAttributeNames;
+  const typed = extension ? name : name.split(':')[0]!;
   let best: string | undefined;
   let bestDistance = 4;
-  for (const candidate of htmxAttributeNames) {
-    const d = distance(name, candidate);
+  for (const candidate of candidates) {
+    const d = distance(typed, candidate);
     if (d < bestDistance) [best, bestDistance] = [candidate, d];
   }
   return best;
@@ -69,7 +80,7 @@ export const htmxAttr = createRule({
         const raw = attributeName(node).toLowerCase();
         const name = raw.startsWith('data-hx-') ? raw.slice(5) : raw;
         if (!name.startsWith('hx-') || isHtmxAttribute(name)) return;
-        const suggestion = closest(name.split(':')[0]!);
+        const suggestion = closest(name);
         context.report({
           node: node.name,
           messageId: 'unknown',
