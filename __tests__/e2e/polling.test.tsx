@@ -6,7 +6,7 @@
 import { id, idTarget, mount, renderComponent, route, sendFile, ServeMux, type PageRequest } from '../../core/index.ts';
 import { urlFor } from '../support/url-for.ts';
 import { poll, useChromium } from '../support/chromium.ts';
-import { useAppServer } from '../support/app-server.ts';
+import { htmxDocument, useAppServer } from '../support/app-server.ts';
 
 jest.setTimeout(60_000);
 
@@ -44,19 +44,7 @@ class ContactsPage {
     return { htmx: q.get('htmx') ?? '4', every: q.get('poll') === 'every' };
   }
   page(props: { htmx: string; every: boolean }) {
-    return (
-      <>
-        {'<!doctype html>'}
-        <html>
-          <head>
-            <script src={`/htmx.js?v=${props.htmx}`}></script>
-          </head>
-          <body>
-            <div id={id(this.archiveUi)}>{this.archiveUi(props)}</div>
-          </body>
-        </html>
-      </>
-    );
+    return htmxDocument(props.htmx, <div id={id(this.archiveUi)}>{this.archiveUi(props)}</div>);
   }
   /** The archive region: a button, the progress while the job runs (polling), or the download link. */
   archiveUi(props: { every: boolean }) {

@@ -5,7 +5,7 @@
 
 import { alsoRender, id, mount, renderComponent, route, ServeMux, type PageRequest } from '../../core/index.ts';
 import { poll, useChromium } from '../support/chromium.ts';
-import { useAppServer } from '../support/app-server.ts';
+import { htmxDocument, useAppServer } from '../support/app-server.ts';
 
 jest.setTimeout(60_000);
 
@@ -16,32 +16,25 @@ class Contacts {
     return { htmx: new URL(req.url).searchParams.get('htmx') ?? '4' };
   }
   page(props: { htmx: string }) {
-    return (
+    return htmxDocument(
+      props.htmx,
       <>
-        {'<!doctype html>'}
-        <html>
-          <head>
-            <script src={`/htmx.js?v=${props.htmx}`}></script>
-          </head>
-          <body>
-            <p id={id(this.count)}>{this.count()}</p>
-            <table>
-              <tbody>
-                {[...contacts].map(([n, name]) => (
-                  <tr>
-                    <td safe>{name}</td>
-                    <td>
-                      <button hx-delete={`/contacts/${n}`} hx-target="closest tr" hx-swap="outerHTML">
-                        Delete
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </body>
-        </html>
-      </>
+        <p id={id(this.count)}>{this.count()}</p>
+        <table>
+          <tbody>
+            {[...contacts].map(([n, name]) => (
+              <tr>
+                <td safe>{name}</td>
+                <td>
+                  <button hx-delete={`/contacts/${n}`} hx-target="closest tr" hx-swap="outerHTML">
+                    Delete
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </>,
     );
   }
   count() {

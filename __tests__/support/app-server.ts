@@ -37,3 +37,12 @@ export function useAppServer(mux: ServeMux): { readonly base: string } {
     },
   };
 }
+
+/**
+ * A whole page around `body` that loads the htmx of `version` ("2", else 4) from `useAppServer`'s /htmx.js.
+ * @example page() { return htmxDocument(props.htmx, <p>…</p>); }
+ */
+export function htmxDocument(version: string, body: JSX.Element): string {
+  const v = version === '2' ? '2' : '4';
+  return `<!doctype html><html><head><script src="/htmx.js?v=${v}"></script></head><body>${body as string}</body></html>`;
+}
