@@ -157,8 +157,9 @@ function pumpEvents(outgoing: ServerResponse, req: Request, body: ReadableStream
   if (closing.has(server)) queueMicrotask(onShutdown);
   else hooksOf(server).add(onShutdown);
   outgoing.once('close', () => end('cancel'));
-  // A source that fails while the pump waits for the socket (a client too slow to read) fails the answer now.
-  reader.closed.catch((err: unknown) => end('fail', err));
+  // A source that fails while the pump waits for the socket (a client too slow to read) fails the answer now; one
+  // that fails because the client left (its request's signal) is no failure of the server's.
+  reader.closed.catch((err: unknown) => end(outgoing.destroyed ? 'cancel' : 'fail', err));
   const pump = async () => {
     while (!ended) {
       const next = await reader.read();
