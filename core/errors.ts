@@ -38,7 +38,10 @@ export class HttpError extends Error {
       throw new RangeError(`HttpError: status ${status} is not a 4xx or 5xx status`);
     }
     this.status = status;
-    for (const name in headers) headerValue('HttpError', headers[headerName('HttpError', name)]!);
+    for (const [name, value] of Object.entries(headers)) {
+      headerName('HttpError', name);
+      headerValue('HttpError', value);
+    }
     this.headers = headers;
   }
 }

@@ -21,7 +21,7 @@
 // needs and no form library does it without picking one validator.
 
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
-import { readFormData } from './request-body.ts';
+import { isFormType, readFormData } from './request-body.ts';
 import { defaultFormLimits, queryEntries, readForm, type FormEntries, type FormLimits } from './form-body.ts';
 
 /** The field names of a schema's input: `keyof` its input type, or any string. */
@@ -137,10 +137,7 @@ export function addFormError<S extends StandardSchemaV1>(
 function inQuery(req: Request): boolean {
   const method = req.method;
   if (method === 'GET' || method === 'HEAD') return true;
-  return (
-    method === 'DELETE' &&
-    !/^\s*(multipart\/form-data|application\/x-www-form-urlencoded)/i.test(req.headers.get('content-type') ?? '')
-  );
+  return method === 'DELETE' && !isFormType(req.headers.get('content-type'));
 }
 
 function formLimits(options: ParseFormOptions): FormLimits {

@@ -18,6 +18,14 @@ export const abortKey: unique symbol = Symbol('pagetree.abortRequest');
 const formTypes = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
 
 /**
+ * Whether a Content-Type is a form's: urlencoded or multipart.
+ * @example isFormType('multipart/form-data; boundary=x') // → true
+ */
+export function isFormType(type: string | null): boolean {
+  return type !== null && formTypes.test(type);
+}
+
+/**
  * `req.formData()` with parse failures as HttpErrors: 415 for a body that is
  * not a form, 400 for a missing or malformed one. A failure that already is
  * an HttpError (413 from the size limit) or an abort passes as it is.
@@ -28,7 +36,7 @@ export async function readFormData<T = FormData>(req: Request, read: () => Promi
   if (type === null || type === '') {
     throw new HttpError(400, 'Bad Request: expected a form body', {}, { cause: 'no Content-Type' });
   }
-  if (!formTypes.test(type)) {
+  if (!isFormType(type)) {
     const expected = 'expected application/x-www-form-urlencoded or multipart/form-data';
     throw new HttpError(
       415,

@@ -257,14 +257,8 @@ function unwritable(outgoing: ServerResponse, req: Request, err: unknown, logger
     return;
   }
   for (const name of outgoing.getHeaderNames()) outgoing.removeHeader(name);
-  const body = 'Internal Server Error\n';
-  outgoing
-    .writeHead(500, {
-      'content-type': 'text/plain; charset=utf-8',
-      'x-content-type-options': 'nosniff',
-      'content-length': String(body.length),
-    })
-    .end(body);
+  const { status, body, headers } = liteData(textError(500, 'Internal Server Error'))!;
+  outgoing.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body!)) }).end(body);
 }
 
 function noop(): void {}

@@ -129,8 +129,11 @@ function targetId(header: string | null, htmx4: boolean): string | null {
   return htmx4 ? null : header;
 }
 
-// htmx 4's "tag#id" (or a bare "tag" when the element has no id).
-function splitTagId(value: string): [tag: string | null, id: string | null] {
+/**
+ * htmx 4's "tag#id" (or a bare "tag" when the element has no id), the tag in lower case.
+ * @example splitTagId('BUTTON#delete') // → ["button", "delete"]
+ */
+export function splitTagId(value: string): [tag: string | null, id: string | null] {
   const hash = value.indexOf('#');
   if (hash < 0) return [value.toLowerCase() || null, null];
   return [value.slice(0, hash).toLowerCase() || null, value.slice(hash + 1) || null];

@@ -18,6 +18,7 @@
 // `mux.fetch(request)` (or `tree`'s mux) answers it without a server.
 
 import { id, type ComponentRef } from './context.ts';
+import { splitTagId } from './htmx-details.ts';
 
 /** What `htmxRequest` builds: which htmx, and what its request says. */
 export interface HtmxRequestOptions {
@@ -55,14 +56,24 @@ export interface HtmxRequestOptions {
   headers?: Record<string, string>;
 }
 
-// An element as htmx names it: its tag (lower case) and its id, which a tag alone leaves out.
-function element(ref: ComponentRef | undefined, tag: string | undefined, defaultTag: string) {
-  if (ref === undefined) return tag === undefined ? null : { tag: tag.toLowerCase(), id: null };
+// An element as htmx 4 names it: "tag#id", or the bare tag of one without an id; null for none.
+function element(ref: ComponentRef | undefined, tag: string | undefined, defaultTag: string): Named | null {
+  if (ref === undefined) return tag === undefined ? null : named(tag.toLowerCase(), null);
   if (typeof ref === 'string' && ref.includes('#')) {
-    const hash = ref.indexOf('#');
-    return { tag: ref.slice(0, hash).toLowerCase() || tag || defaultTag, id: ref.slice(hash + 1) || null };
+    const [ownTag, ownId] = splitTagId(ref);
+    return named(ownTag ?? tag ?? defaultTag, ownId);
   }
-  return { tag: tag ?? defaultTag, id: id(ref) };
+  return named(tag ?? defaultTag, id(ref));
+}
+
+interface Named {
+  readonly id: string | null;
+  /** What htmx 4 sends: `tag#id`, or the tag alone. */
+  readonly htmx4: string;
+}
+
+function named(tag: string, elementId: string | null): Named {
+  return { id: elementId, htmx4: elementId === null ? tag : `${tag}#${elementId}` };
 }
 
 /**
@@ -77,10 +88,10 @@ export function htmxRequest(url: string, options: HtmxRequestOptions = {}): Requ
     const target = element(options.target, options.targetTag, 'div');
     const source = element(options.source, options.sourceTag, 'button');
     if (version === 4) {
-      const into = target === null ? 'body' : target.id === null ? target.tag : `${target.tag}#${target.id}`;
+      const into = target === null ? 'body' : target.htmx4;
       headers.set('hx-target', into);
       headers.set('hx-request-type', into === 'body' ? 'full' : 'partial');
-      if (source !== null) headers.set('hx-source', source.id === null ? source.tag : `${source.tag}#${source.id}`);
+      if (source !== null) headers.set('hx-source', source.htmx4);
     } else {
       // htmx 2 names elements by id only: an element without one sends no header.
       if (target?.id && !options.historyRestore) headers.set('hx-target', target.id);
