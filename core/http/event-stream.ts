@@ -149,13 +149,25 @@ export function eventStream(
     end('error', req.signal.reason);
   }
 
+  // An encoded event, in send() order: at once when nothing is still rendering, else behind the last send.
+  function sendBytes(bytes: Uint8Array): Promise<boolean> {
+    if (ended) return dropped;
+    if (tail === undefined) return writeBytes(bytes) ? written : dropped;
+    const p: Promise<boolean> = tail.then(() => {
+      if (tail === p) tail = undefined;
+      return writeBytes(bytes);
+    });
+    tail = p;
+    return p;
+  }
+
   const stream: EventStream = {
     send(data, options) {
       const head = fields(options);
       if (ended) return dropped;
-      if (typeof data === 'string' && tail === undefined) return write(head + dataLines(data)) ? written : dropped;
+      if (typeof data === 'string') return sendBytes(encoder.encode(head + dataLines(data)));
       // Handled from now on: a rejection before its turn is not an unhandled one.
-      if (typeof data !== 'string') Promise.resolve(data).catch(noop);
+      Promise.resolve(data).catch(noop);
       const p: Promise<boolean> = (tail ?? written)
         .then(() => data)
         .then(
@@ -177,17 +189,8 @@ export function eventStream(
     close: () => end('close'),
     signal: aborter.signal,
   };
-  // An event already encoded (EventHub: the same bytes for every subscriber), in send() order as well.
-  encodedSends.set(stream, (bytes) => {
-    if (ended) return dropped;
-    if (tail === undefined) return writeBytes(bytes) ? written : dropped;
-    const p: Promise<boolean> = tail.then(() => {
-      if (tail === p) tail = undefined;
-      return writeBytes(bytes);
-    });
-    tail = p;
-    return p;
-  });
+  // EventHub writes the same encoded bytes to every subscriber.
+  encodedSends.set(stream, sendBytes);
 
   write(retry === undefined ? ': ok\n' : `retry: ${retry}\n`);
   if (req.signal.aborted) {
@@ -285,10 +288,10 @@ export class EventHub {
     const html = await (typeof data === 'function' ? data() : data);
     if (typeof html !== 'string') throw new TypeError(`EventHub: send() got ${typeof html}, not an HTML string`);
     const bytes = encoder.encode(head + dataLines(html));
-    const writes: (Promise<boolean> | boolean)[] = [];
+    const writes: Promise<boolean>[] = [];
     for (const stream of this.#streams) writes.push(encodedSends.get(stream)!(bytes));
     let sent = 0;
-    for (const w of writes) if (w === written || (await w)) sent++;
+    for (const ok of await Promise.all(writes)) if (ok) sent++;
     return sent;
   }
 
