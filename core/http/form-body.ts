@@ -56,6 +56,33 @@ export type FormEntries = [name: string, value: string | File][];
  * @example await readForm(req, defaultFormLimits) // → [["title", "Milk"]], or HttpError(413)
  */
 export async function readForm(req: Request, limits: FormLimits): Promise<FormEntries> {
+  const body = await countedBody(req, limits);
+  if (body.urlencoded) return urlencodedEntries(body.chunks);
+  const entries: FormEntries = [];
+  (await multipartFormData(body)).forEach((value, name) => void entries.push([name, value]));
+  return entries;
+}
+
+/**
+ * `readForm` as a FormData: what `req.formData()` answers through the node adapter and `mux.fetch`.
+ * @example await limitedFormData(req, defaultFormLimits) // → FormData, or HttpError(413)
+ */
+export async function limitedFormData(req: Request, limits: FormLimits): Promise<FormData> {
+  const body = await countedBody(req, limits);
+  if (!body.urlencoded) return multipartFormData(body);
+  const data = new FormData();
+  for (const [name, value] of urlencodedEntries(body.chunks)) data.append(name, value);
+  return data;
+}
+
+/** A form body within its limits: its bytes as they came, and whether it is urlencoded. */
+interface CountedBody {
+  type: string;
+  urlencoded: boolean;
+  chunks: Uint8Array<ArrayBuffer>[];
+}
+
+async function countedBody(req: Request, limits: FormLimits): Promise<CountedBody> {
   const type = req.headers.get('content-type') ?? '';
   const tooLarge = () => formTooLarge('maxBytes', limits.maxBytes, 'a form has at most {n} bytes');
   if (Number(req.headers.get('content-length')) > limits.maxBytes) throw tooLarge();
@@ -89,11 +116,12 @@ export async function readForm(req: Request, limits: FormLimits): Promise<FormEn
     // runtimes test), and the client loses the answer.
     if (passed !== undefined) throw passed;
   }
-  if (counter?.kind === 'urlencoded') return urlencodedEntries(chunks);
-  const data = await new Response(new Blob(chunks), { headers: { 'content-type': type } }).formData();
-  const entries: FormEntries = [];
-  data.forEach((value, name) => void entries.push([name, value]));
-  return entries;
+  return { type, urlencoded: counter?.kind === 'urlencoded', chunks };
+}
+
+// The runtime's own multipart parser (boundaries, charsets, files as its File), on the bytes counted above.
+function multipartFormData(body: CountedBody): Promise<FormData> {
+  return new Response(new Blob(body.chunks), { headers: { 'content-type': body.type } }).formData();
 }
 
 /**
@@ -108,16 +136,6 @@ export function queryEntries(req: Request, limits: FormLimits): FormEntries {
   const bytes = toUtf8.encode(url.slice(q + 1, hash === -1 ? undefined : hash));
   urlencodedCounter(limits).push(bytes);
   return urlencodedEntries([bytes]);
-}
-
-/**
- * `readForm` as a FormData: what `req.formData()` answers through the node adapter and `mux.fetch`.
- * @example await limitedFormData(req, defaultFormLimits) // → FormData, or HttpError(413)
- */
-export async function limitedFormData(req: Request, limits: FormLimits): Promise<FormData> {
-  const data = new FormData();
-  for (const [name, value] of await readForm(req, limits)) data.append(name, value);
-  return data;
 }
 
 const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
