@@ -100,10 +100,11 @@ export class StaticFiles {
 
     // A range counts bytes of the file itself, so it is served from the identity
     // bytes, never from a compressed variant (RFC 9110 14.1.2).
-    const entity = { size: file.identity.body.byteLength, etag: file.identity.etag, lastModified: file.lastModified };
-    const range = requestedRange(req.headers, entity);
+    const size = file.identity.body.byteLength;
+    const range = req.headers.has('range')
+      ? requestedRange(req.headers, { size, etag: file.identity.etag, lastModified: file.lastModified })
+      : null;
     if (range !== null) {
-      const size = file.identity.body.byteLength;
       headers.etag = file.identity.etag;
       if (notModified(req.headers, file.identity.etag, file.lastModified)) return liteResponse(304, null, headers);
       if (typeof range === 'string') {
