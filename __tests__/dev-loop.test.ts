@@ -3,23 +3,13 @@
 // once instead of holding the restart back. Run in a copy of the example, as npm run dev runs it.
 
 import { appendFileSync, cpSync, symlinkSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
-import { serveProcess, tempDir, type Served } from './support/package.ts';
+import { openStream } from './support/node-http.ts';
+import { freePort, serveProcess, tempDir, type Served } from './support/package.ts';
 
 jest.setTimeout(120_000);
 
 const root = resolve(__dirname, '..');
-
-function freePort(): Promise<number> {
-  return new Promise((done) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => done(port));
-    });
-  });
-}
 
 async function get(url: string): Promise<string | null> {
   try {
@@ -107,20 +97,7 @@ test('.env is loaded: a flash message signed with its secret survives a restart'
 });
 
 test('an open live region does not hold a restart back: its stream ends cleanly at once', async () => {
-  const stream = await new Promise<{ ended: Promise<string> }>((opened, failed) => {
-    const req = request(base + '/admin/events', { headers: { 'hx-request': 'true' } }, (res) => {
-      res.once('data', () =>
-        opened({
-          ended: new Promise((e) => {
-            res.on('end', () => e('end'));
-            res.on('aborted', () => e('aborted'));
-          }),
-        }),
-      );
-    });
-    req.on('error', failed);
-    req.end();
-  });
+  const stream = await openStream(Number(new URL(base).port), '/admin/events', { 'hx-request': 'true' });
   const took = await restart();
   expect(await stream.ended).toBe('end');
   expect(took).toBeLessThan(8_000); // it waited for the 10 s shutdown timeout before (6.5 s with tsx's own kill)

@@ -3,7 +3,7 @@
 // code before the fix (a process that died, a loop that froze, a message shown twice, a log line per stack frame).
 
 import { once } from 'node:events';
-import { request as httpRequest, type IncomingMessage, type Server } from 'node:http';
+import { request as httpRequest, type Server } from 'node:http';
 import { connect } from 'node:net';
 import { z } from 'zod';
 import {
@@ -30,7 +30,7 @@ import {
 } from '../core/index.ts';
 import { liteResponse } from '../core/mux/response.ts';
 import { onShutdown, serve, shutdown, type ServeOptions } from '../core/node/index.ts';
-import { send as sendRaw } from './support/node-http.ts';
+import { openStream, send as sendRaw } from './support/node-http.ts';
 
 const secret = 'hardening-ii-secret-at-least-32-characters';
 const errors: { message: string; err: unknown }[] = [];
@@ -637,30 +637,6 @@ describe.each(vias)('timeouts (%s)', (via) => {
 });
 
 // --- 4. and 8. event streams: one render per change, and shutdown ends them ----------------------------------------
-
-function openStream(
-  at: number,
-  path: string,
-): Promise<{ res: IncomingMessage; text: () => string; ended: Promise<string> }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port: at, path, headers: { accept: 'text/event-stream' } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      const ended = new Promise<string>((done) => {
-        res.on('end', () => done('end'));
-        res.on('aborted', () => done('aborted'));
-        res.on('error', () => done('error'));
-      });
-      res.on('data', (c: string) => {
-        const first = text === '';
-        text += c;
-        if (first) resolve({ res, text: () => text, ended });
-      });
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 async function until(ok: () => boolean, ms = 3000): Promise<void> {
   const end = Date.now() + ms;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ServeMux } from '../core/index.ts';
 import { shutdown, toNodeListener } from '../core/node/index.ts';
 import { liteResponse } from '../core/mux/response.ts';
-import { raw, send as get } from './support/node-http.ts';
+import { openStream, raw, send as get } from './support/node-http.ts';
 import { serveProcess } from './support/package.ts';
 
 const mux = new ServeMux();
@@ -228,30 +228,7 @@ test('sigterm-with-open-event-streams-exits-at-once', async () => {
   );
   const port = Number(new URL(app.url).port);
   const ends = await Promise.all(
-    Array.from(
-      { length: 50 },
-      () =>
-        new Promise<{ ended: Promise<string> }>((opened, failed) => {
-          const req = httpRequest({
-            host: '127.0.0.1',
-            port,
-            path: '/admin/events',
-            headers: { 'hx-request': 'true' },
-          });
-          req.on('response', (res) => {
-            res.once('data', () =>
-              opened({
-                ended: new Promise((ended) => {
-                  res.on('end', () => ended('end'));
-                  res.on('aborted', () => ended('aborted'));
-                }),
-              }),
-            );
-          });
-          req.on('error', failed);
-          req.end();
-        }),
-    ),
+    Array.from({ length: 50 }, () => openStream(port, '/admin/events', { 'hx-request': 'true' })),
   );
   const started = performance.now();
   await app.stop(); // SIGTERM

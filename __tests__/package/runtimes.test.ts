@@ -7,11 +7,19 @@
 
 import { cpSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { nodeBinary, packTarball, run, serveProcess, tempDir, toolPackage, type Served } from '../support/package.ts';
+import {
+  freePort,
+  nodeBinary,
+  packTarball,
+  run,
+  serveProcess,
+  tempDir,
+  toolPackage,
+  type Served,
+} from '../support/package.ts';
 
 jest.setTimeout(600_000);
 
@@ -30,15 +38,6 @@ beforeAll(() => {
 
 function bin(name: string, version: string): string {
   return join(toolPackage(name, version), '../.bin', name);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A GET whose body is left as sent: no fetch decoding of Content-Encoding. */

@@ -1,6 +1,6 @@
 // Test helpers for real servers: a node:http client that reads the whole answer.
 
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 
 /** What a client sees of an answer from a real server. */
@@ -46,5 +46,40 @@ export function raw(port: number, text: string): Promise<string> {
     socket.on('data', (c: string) => (out += c));
     socket.on('close', () => resolve(out));
     socket.on('error', reject);
+  });
+}
+
+/** An open event stream on a real server: what it has received, and how it ended ('end', 'aborted' or 'error'). */
+export interface OpenStream {
+  res: IncomingMessage;
+  text: () => string;
+  ended: Promise<string>;
+}
+
+/**
+ * GETs an event stream from 127.0.0.1:port and resolves once its first bytes have arrived.
+ * @example const s = await openStream(port, '/admin/events', { 'hx-request': 'true' }); … await s.ended // → "end"
+ */
+export function openStream(port: number, path: string, headers: Record<string, string> = {}): Promise<OpenStream> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path, headers: { accept: 'text/event-stream', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        const ended = new Promise<string>((done) => {
+          res.on('end', () => done('end'));
+          res.on('aborted', () => done('aborted'));
+          res.on('error', () => done('error'));
+        });
+        res.on('data', (c: string) => {
+          const first = text === '';
+          text += c;
+          if (first) resolve({ res, text: () => text, ended });
+        });
+      },
+    );
+    req.on('error', reject);
+    req.end();
   });
 }

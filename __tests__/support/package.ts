@@ -4,6 +4,7 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export const repoRoot = resolve(__dirname, '../..');
@@ -135,6 +136,19 @@ export function serveProcess(
     child.once('exit', (code, signal) => {
       clearTimeout(timer);
       reject(new Error(`${command} ${args.join(' ')} exited (${code ?? signal}) before printing a URL:\n${out}`));
+    });
+  });
+}
+
+/**
+ * A TCP port of 127.0.0.1 free right now, for a server that must be told its port before it starts.
+ * @example const port = await freePort(); await serveProcess('npm', ['run', 'dev'], dir, { PORT: String(port) })
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
     });
   });
 }
