@@ -554,13 +554,57 @@ describe('mistakes', () => {
     ['short', 'too-short'],
     ['31 characters', 'x'.repeat(31)],
     ['not a string', 42],
-    ['undefined (an unset environment variable)', undefined],
-  ])('mount rejects a secret that is %s', (_name, bad) => {
-    const attempt = () => mount(new ServeMux(), App, '/', 'App', { secret: bad as string });
+  ])('mount rejects a secret that is %s, in dev too', (_name, bad) => {
+    for (const dev of [false, true]) {
+      const attempt = () => mount(new ServeMux(), App, '/', 'App', { secret: bad as string, dev });
+      expect(attempt).toThrow(MountError);
+      expect(attempt).toThrow(
+        'mount: App (secret): the secret must be a string of at least 32 characters; generate one (openssl rand ' +
+          '-base64 32) and pass it from the environment',
+      );
+    }
+  });
+
+  test('an unset secret is a mount error naming the variable to set', () => {
+    const attempt = () => mount(new ServeMux(), App, '/', 'App', { secret: process.env.PAGETREE_TEST_UNSET });
     expect(attempt).toThrow(MountError);
     expect(attempt).toThrow(
-      'mount: App (secret): the secret must be a string of at least 32 characters; generate one (openssl rand ' +
-        '-base64 32) and pass it from the environment',
+      'mount: App (secret): the secret is undefined; set the environment variable it is read from, e.g. ' +
+        'PAGETREE_SECRET, to 32 or more random characters (openssl rand -base64 32), or pass dev: true in ' +
+        'development to generate one per start',
     );
+  });
+});
+
+describe('dev: true without a secret', () => {
+  function devMux(options: { secret?: string }) {
+    const warnings: string[] = [];
+    const mux = new ServeMux({ logger: { ...logger, warn: (message: string) => void warnings.push(message) } });
+    mount(mux, App, '/', 'App', { ...options, dev: true });
+    return { mux, warnings };
+  }
+
+  test('signs with a secret generated for this start, and says so once', async () => {
+    for (const options of [{}, { secret: undefined }]) {
+      const { mux: dev, warnings } = devMux(options);
+      expect(warnings).toEqual([
+        'pagetree: no secret (PAGETREE_SECRET is unset?); this start signs cookies with a generated one, so flash ' +
+          'messages do not survive a restart. Set PAGETREE_SECRET in .env (openssl rand -base64 32) to keep them.',
+      ]);
+      const added = await send(post('http://localhost/tasks', { title: 'Milk' }), dev);
+      const shown = await send(withCookie('/tasks', added.cookies[0]!), dev);
+      expect(shown.body).toContain('Added Milk');
+      // Another start has another secret: the message of the last one reads as missing.
+      const shownAfterRestart = await send(withCookie('/tasks', added.cookies[0]!), devMux(options).mux);
+      expect(shownAfterRestart.body).not.toContain('Added Milk');
+      expect(warnings).toHaveLength(1);
+    }
+  });
+
+  test('a secret given is used as it is, with no warning', async () => {
+    const { mux: dev, warnings } = devMux({ secret });
+    const added = await send(post('http://localhost/tasks', { title: 'Milk' }), dev);
+    expect((await send(withCookie('/tasks', added.cookies[0]!), mux)).body).toContain('Added Milk');
+    expect(warnings).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
-// npm run dev (issue 25.3): tsx restarts the example on a change to its code or to a static file (the page then
-// links the file's new fingerprint, and the open tab reloads); the example loads .env; an open live region ends at
-// once instead of holding the restart back. Run in a copy of the example, as npm run dev runs it.
+// npm run dev (issue 25.3): pagetree-dev restarts the example on a change to its code, to a static file (the page
+// then links the file's new fingerprint, and the open tab reloads) or to .env, which the example loads; an open live
+// region ends at once instead of holding the restart back. Run in a copy of the example, as npm run dev runs it.
 
 import { appendFileSync, cpSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -78,9 +78,15 @@ async function restart(): Promise<number> {
   return Date.now() - started;
 }
 
-test('.env is loaded: a flash message signed with its secret survives a restart', async () => {
+test('a changed .env restarts the server and is loaded: a flash message signed with its secret survives a restart', async () => {
+  const before = await get(base + '/__pagetree/live-reload');
   writeFileSync(join(dir, '.env'), `PAGETREE_SECRET=${'s'.repeat(40)}\n`);
-  await restart(); // tsx watch ignores dotfiles: a change to .env takes effect at the next restart
+  const after = await until(
+    () => get(base + '/__pagetree/live-reload'),
+    (id) => id !== null && id !== before,
+    20_000,
+  );
+  expect(after).not.toBe(before);
   const form = { 'content-type': 'application/x-www-form-urlencoded', origin: base };
   await fetch(base + '/', { method: 'POST', headers: form, body: 'title=milk', redirect: 'manual' });
   const renamed = await fetch(base + '/tasks/1', {

@@ -279,7 +279,7 @@ function hmacKey(ctx: RequestContext, api: string): HmacKey {
   return key;
 }
 
-function base64url(bytes: Uint8Array): string {
+export function base64url(bytes: Uint8Array): string {
   return btoa(String.fromCharCode(...bytes))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')

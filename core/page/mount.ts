@@ -16,6 +16,7 @@
 
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
 import { checkErrorPages, checkPath, collect, type Draft } from './collect.ts';
+import { base64url } from './cookies.ts';
 import { ConflictError, MountError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
@@ -48,9 +49,15 @@ export interface MountOptions<TDeps = unknown> {
   notFound?: PageClass<object> | object;
   /**
    * The key that signs cookies (flash messages): at least 32 characters, kept out of the source (an environment
-   * variable). Without it, `flash()` is an error.
+   * variable). `secret: undefined` (the variable is unset) is a mount error, except with `dev`. Without the option,
+   * `flash()` is an error.
    */
   secret?: string;
+  /**
+   * Development mode (`npm run dev`): an unset `secret` is generated for this start, with one warning, instead of a
+   * mount error; signed cookies then do not survive a restart. Never set it in production.
+   */
+  dev?: boolean;
   /**
    * The name of the flash message cookie (default `pagetree-flash`). Cookies ignore ports and paths unless told:
    * two apps on one host name (say localhost:3000 and :3001) each give their own, or one would delete the other's
@@ -90,7 +97,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
   for (const node of order) if (node.kind === 'empty') onEmptyRoute(node);
   const tree = new Tree<TRoot>(nodes, order, options.urlPrefix ?? '');
   // `secret: process.env.X` with X unset is a mistake to report now, not on the first flash().
-  if ('secret' in options) treeSecrets.set(tree, checkSecret(rootName, options.secret));
+  if ('secret' in options || options.dev) treeSecrets.set(tree, checkSecret(mux, rootName, options));
   if (options.flashCookie !== undefined) treeFlashCookies.set(tree, checkCookieName(rootName, options.flashCookie));
   register(mux, tree, order, options);
   order.forEach(runInit);
@@ -125,7 +132,21 @@ function checkCookieName(rootName: string, name: unknown): string {
   return name;
 }
 
-function checkSecret(rootName: string, secret: unknown): string {
+function checkSecret(mux: ServeMux, rootName: string, { secret, dev }: MountOptions<unknown>): string {
+  if (secret === undefined && dev) {
+    mux.logger.warn(
+      'pagetree: no secret (PAGETREE_SECRET is unset?); this start signs cookies with a generated one, so flash ' +
+        'messages do not survive a restart. Set PAGETREE_SECRET in .env (openssl rand -base64 32) to keep them.',
+    );
+    return base64url(crypto.getRandomValues(new Uint8Array(32)));
+  }
+  if (secret === undefined) {
+    throw new MountError(
+      `${rootName} (secret)`,
+      'the secret is undefined; set the environment variable it is read from, e.g. PAGETREE_SECRET, to 32 or more ' +
+        'random characters (openssl rand -base64 32), or pass dev: true in development to generate one per start',
+    );
+  }
   if (typeof secret !== 'string' || secret.length < 32) {
     throw new MountError(
       `${rootName} (secret)`,
