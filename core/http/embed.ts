@@ -14,15 +14,20 @@
 //   export default files;
 
 import { createHash } from 'node:crypto';
-import { readDirectory } from './static-load.ts';
+import { readDirectory, readFile } from './static-load.ts';
 
 /**
  * The source of a module whose default export holds every file below `dir`, for `staticFiles(…)`.
- * `typescript`: a .ts module (typed) rather than JavaScript.
+ * `typescript`: a .ts module (typed) rather than JavaScript. `files`: more files by URL path → file path, as
+ * staticFiles' option of that name (e.g. htmx from its package).
  * @example writeFileSync('src/assets.ts', embedSource('public', { typescript: true }))
  */
-export function embedSource(dir: string, options: { typescript: boolean }): string {
+export function embedSource(
+  dir: string,
+  options: { typescript: boolean; files?: Record<string, string> },
+): string {
   const files = readDirectory(dir);
+  for (const [urlPath, path] of Object.entries(options.files ?? {})) files.set(urlPath, readFile(path));
   const ts = options.typescript;
   const b64 = (bytes: Uint8Array) => `bytes('${Buffer.from(bytes).toString('base64')}')`;
   const lines = [
