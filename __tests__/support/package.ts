@@ -18,12 +18,13 @@ export function tempDir(prefix: string): string {
 }
 
 /**
- * Runs `npm pack` in the repository (its `prepack` script builds dist/ from a clean slate) and returns the tarball.
+ * Runs `npm pack` in the repository (its `prepack` script builds dist/ from a clean slate), or in another package
+ * of it, and returns the tarball.
  * @example const tarball = packTarball(); // → "/tmp/pagetree-pack-x/pagetree-0.1.0.tgz"
  */
-export function packTarball(): string {
+export function packTarball(packageDir = repoRoot): string {
   const dir = tempDir('pack');
-  run('npm', ['pack', '--silent', '--pack-destination', dir], repoRoot);
+  run('npm', ['pack', '--silent', '--pack-destination', dir], packageDir);
   const [file] = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
   if (!file) throw new Error(`npm pack left no tarball in ${dir}`);
   return join(dir, file);
@@ -48,8 +49,13 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
 }
 
 /** Runs a command that may fail, e.g. a linter that reports: its exit status and its output (stdout and stderr). */
-export function attempt(command: string, args: string[], cwd: string): { status: number; output: string } {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+export function attempt(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: NodeJS.ProcessEnv = {},
+): { status: number; output: string } {
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
   return { status: r.status ?? -1, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 

@@ -1,0 +1,173 @@
+// npm create pagetree (issue 25.1), as a user runs it, before publication: both packages packed, the scaffolder run
+// from its tarball by npm exec (what `npm create pagetree` does) with --pagetree <pagetree's tarball>, once per
+// runtime. In each new project: npm install, npm test (types, lint, XSS scan, its tests on that runtime), and
+// npm start on that runtime, whose pages are checked over HTTP: the full page, an htmx 2 or 4 partial with the
+// region beside it, a 422, a flash message across a redirect, and the fingerprinted static files.
+
+import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import {
+  attempt,
+  freePort,
+  nodeBinary,
+  packTarball,
+  repoRoot,
+  run,
+  serveProcess,
+  tempDir,
+  toolPackage,
+  type Served,
+} from '../support/package.ts';
+
+jest.setTimeout(600_000);
+
+interface Case {
+  runtime: 'node' | 'bun' | 'deno' | 'workers';
+  flags: string[];
+  htmx: 2 | 4;
+}
+
+const cases: [string, Case][] = [
+  ['node', { runtime: 'node', flags: [], htmx: 4 }],
+  ['node, CommonJS, htmx 2', { runtime: 'node', flags: ['--cjs', '--htmx', '2'], htmx: 2 }],
+  ['bun', { runtime: 'bun', flags: ['--runtime', 'bun'], htmx: 4 }],
+  ['deno, htmx 2', { runtime: 'deno', flags: ['--runtime', 'deno', '--htmx', '2'], htmx: 2 }],
+  ['workers', { runtime: 'workers', flags: ['--runtime', 'workers'], htmx: 4 }],
+];
+
+let pagetree: string;
+let scaffolder: string;
+
+beforeAll(() => {
+  pagetree = packTarball();
+  scaffolder = packTarball(join(repoRoot, 'create-pagetree'));
+});
+
+/** PATH with the runtime's binaries first: bun, deno, or Node 24 for wrangler (which needs Node 22.12+). */
+function pathFor(runtime: Case['runtime']): string {
+  const bins = {
+    node: [],
+    bun: [join(toolPackage('bun', '1.4.5'), '../.bin')],
+    deno: [join(toolPackage('deno', '2.9.6'), '../.bin')],
+    workers: [dirname(nodeBinary(24))],
+  }[runtime];
+  return [...bins, process.env.PATH].join(':');
+}
+
+function create(c: Case): { project: string; env: NodeJS.ProcessEnv; output: string } {
+  const parent = tempDir('create');
+  const env = { PATH: pathFor(c.runtime), WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', CI: 'true' };
+  const args = ['exec', '--yes', `--package=${scaffolder}`, '--', 'create-pagetree', 'my-app', ...c.flags];
+  const output = run('npm', [...args, '--pagetree', pagetree], parent, env);
+  return { project: join(parent, 'my-app'), env, output };
+}
+
+async function start(c: Case, project: string, env: NodeJS.ProcessEnv): Promise<Served> {
+  const port = String(await freePort());
+  if (c.runtime !== 'workers') return serveProcess('npm', ['start'], project, { ...env, PORT: port }, 60_000);
+  const wrangler = ['--', '--ip', '127.0.0.1', '--port', port, '--inspector-port', String(await freePort())];
+  return serveProcess('npm', ['start', ...wrangler], project, env, 120_000);
+}
+
+const form = (body: Record<string, string>, headers: Record<string, string> = {}): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', ...headers },
+  body: new URLSearchParams(body).toString(),
+  redirect: 'manual',
+});
+
+describe.each(cases)('npm create pagetree: %s', (_name, c) => {
+  let project: string;
+  let env: NodeJS.ProcessEnv;
+  let app: Served | undefined;
+
+  beforeAll(() => {
+    const created = create(c);
+    ({ project, env } = created);
+    expect(created.output).toContain('npm run dev');
+    run('npm', ['install', '--no-audit', '--no-fund'], project, env);
+  });
+  afterAll(() => app?.stop());
+
+  test('writes the project', () => {
+    const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    expect(pkg.dependencies.pagetree).toBe(pagetree);
+    expect(pkg.type).toBe(c.flags.includes('--cjs') ? undefined : 'module');
+    expect(readFileSync(join(project, 'src/app.tsx'), 'utf8')).toContain('interface Register {\n    root: App;');
+    expect(readFileSync(join(project, 'node_modules/htmx.org/package.json'), 'utf8')).toMatch(
+      new RegExp(`"version": "${c.htmx}\\.`),
+    );
+  });
+
+  test('npm test passes: types, lint, XSS scan and the tests, on the runtime', () => {
+    const { status, output } = attempt('npm', ['test'], project, env);
+    expect([status, output]).toEqual([0, expect.stringMatching(/No XSS vulnerabilities found in \d+ files/)]);
+    expect(output).toMatch(/# pass 4|ℹ pass 4| 4 pass\b|4 passed \| 0 failed/); // node, bun, deno
+  });
+
+  test('npm start serves its pages on the runtime', async () => {
+    appendFileSync(join(project, '.env'), `PAGETREE_SECRET=${'k'.repeat(44)}\n`);
+    app = await start(c, project, env);
+    const home = await fetch(app.url + '/');
+    const html = await home.text();
+    expect([home.status, home.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    expect(html).toContain('<h1>Guestbook</h1>');
+
+    const css = /href="(\/static\/style\.[0-9a-f]{8}\.css)"/.exec(html)?.[1];
+    const htmx = /src="(\/static\/htmx\.min\.[0-9a-f]{8}\.js)"/.exec(html)?.[1];
+    const cssRes = await fetch(app.url + css);
+    expect([cssRes.status, cssRes.headers.get('cache-control')]).toEqual([200, 'public, max-age=31536000, immutable']);
+    const script = await (await fetch(app.url + htmx)).text();
+    expect(script).toMatch(c.htmx === 4 ? /version="4\./ : /version:"2\./);
+
+    const target =
+      c.htmx === 4
+        ? { 'hx-request': 'true', 'hx-request-type': 'partial', 'hx-target': 'div#home-entry-form' }
+        : { 'hx-request': 'true', 'hx-target': 'home-entry-form' };
+    const signed = await fetch(app.url + '/', form({ name: 'Ada', message: 'Hi <b>' }, target));
+    const fragment = await signed.text();
+    expect(signed.status).toBe(200);
+    expect(fragment).toMatch(/^<form /);
+    expect(fragment).toContain(c.htmx === 4 ? '<hx-partial id="home-entry-list"' : 'id="home-entry-list"');
+    expect(fragment).toContain('<strong>Ada</strong>: <span>Hi &lt;b');
+
+    const wrong = await fetch(app.url + '/', form({ name: '', message: 'x' }, target));
+    expect([wrong.status, await wrong.text()]).toEqual([422, expect.stringContaining('Say who you are')]);
+
+    const posted = await fetch(app.url + '/', form({ name: 'Bo', message: 'Hello' }));
+    expect([posted.status, posted.headers.get('location')]).toEqual([303, '/']);
+    const cookie = posted.headers.getSetCookie()[0]!.split(';')[0]!;
+    expect(await (await fetch(app.url + '/', { headers: { cookie } })).text()).toContain('Thank you, Bo!');
+  });
+});
+
+describe('the node project', () => {
+  let project: string;
+  let env: NodeJS.ProcessEnv;
+  beforeAll(() => {
+    ({ project, env } = create(cases[0]![1]));
+    run('npm', ['install', '--no-audit', '--no-fund'], project, env);
+  });
+
+  test('is checked: urlFor with a wrong param, or a hand-written in-app URL, fails npm test', () => {
+    const links = join(project, 'src/links.tsx');
+    const imports = "import { urlFor } from 'pagetree';\nimport { HomePage } from './pages/home.tsx';\n\n";
+    writeFileSync(links, `${imports}export const home = urlFor(HomePage, { id: 1 });\n`);
+    const typed = attempt('npm', ['test'], project, env);
+    expect([typed.status === 0, typed.output]).toEqual([false, expect.stringContaining('src/links.tsx(4,')]);
+    writeFileSync(links, `${imports}export const Home = () => <a href="/">{urlFor(HomePage)}</a>;\n`);
+    const linted = attempt('npm', ['test'], project, env);
+    expect([linted.status === 0, linted.output]).toEqual([false, expect.stringContaining('pagetree/url-attr')]);
+    rmSync(links);
+  });
+
+  test('npm run dev serves with live reload, and makes a secret when none is set', async () => {
+    const dev = await serveProcess('npm', ['run', 'dev'], project, { ...env, PORT: String(await freePort()) });
+    try {
+      expect(await (await fetch(dev.url + '/')).text()).toContain('/__pagetree/live-reload');
+      expect(dev.output()).toContain('pagetree: no secret (PAGETREE_SECRET is unset?)');
+    } finally {
+      await dev.stop();
+    }
+  });
+});
