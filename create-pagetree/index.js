@@ -7,6 +7,7 @@
 // static files, .env.example and a README with its commands. It asks nothing: the flags are the choices.
 // Plain JavaScript, so that it runs as published, with no build and no dependency.
 
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +21,8 @@ const usage = `usage: npm create pagetree@latest <dir> [-- options]
   --runtime <name>   node (default), bun, deno or workers (Cloudflare Workers)
   --htmx <version>   4 (default) or 2
   --cjs              a CommonJS project instead of ES modules (node only)
-  --pagetree <spec>  the pagetree dependency written into package.json (default ^${own.version})`;
+  --pagetree <spec>  the pagetree dependency written into package.json (default ^${own.version})
+  --no-install       do not install the dependencies (by default the package manager that runs this does)`;
 
 /**
  * @param {string} message
@@ -35,11 +37,13 @@ function parse() {
   try {
     return parseArgs({
       allowPositionals: true,
+      allowNegative: true,
       options: {
         runtime: { type: 'string', default: 'node' },
         htmx: { type: 'string', default: '4' },
         cjs: { type: 'boolean', default: false },
         pagetree: { type: 'string', default: `^${own.version}` },
+        install: { type: 'boolean', default: true },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -243,12 +247,27 @@ for (const file of ['src/layout.tsx', 'test/app.test.ts', 'wrangler.toml']) {
   writeFileSync(path, text);
 }
 
+// The package manager that runs this (npm create, pnpm create, yarn create, bun create) installs.
+const manager = /^(npm|pnpm|yarn|bun)\//.exec(process.env.npm_config_user_agent ?? '')?.[1] ?? 'npm';
 const where = relative(process.cwd(), target) || '.';
-console.log(`Created ${name} in ${where} (${options.runtime}, htmx ${options.htmx}${options.cjs ? ', CommonJS' : ''}).
-
+console.log(
+  `Created ${name} in ${where} (${options.runtime}, htmx ${options.htmx}${options.cjs ? ', CommonJS' : ''}).`,
+);
+if (options.install) {
+  console.log(`Installing the dependencies (${manager} install)…`);
+  const installed = spawnSync(manager, ['install'], {
+    cwd: target,
+    stdio: 'inherit',
+    shell: process.platform === 'win32', // npm.cmd
+  });
+  if (installed.status !== 0) {
+    console.error(`create-pagetree: ${manager} install failed; run it in ${where} when the problem is fixed.`);
+    process.exit(1);
+  }
+}
+console.log(`
 Next:
-  cd ${where}
-  npm install
-  npm run dev      # serves it, reloads on change
-  npm test         # types, lint, XSS scan, tests
+  cd ${where}${options.install ? '' : `\n  ${manager} install`}
+  ${manager} run dev      # serves it, and reloads the open tab on a change
+  ${manager} test         # types, lint, XSS scan, tests
 `);

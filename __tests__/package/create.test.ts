@@ -1,6 +1,6 @@
 // npm create pagetree (issue 25.1), as a user runs it, before publication: both packages packed, the scaffolder run
 // from its tarball by npm exec (what `npm create pagetree` does) with --pagetree <pagetree's tarball>, once per
-// runtime. In each new project: npm install, npm test (types, lint, XSS scan, its tests on that runtime), and
+// runtime (it installs the dependencies). In each new project: npm test (types, lint, XSS scan, its tests on that runtime), and
 // npm start on that runtime, whose pages are checked over HTTP: the full page, an htmx 2 or 4 partial with the
 // region beside it, a 422, a flash message across a redirect, and the fingerprinted static files.
 
@@ -54,6 +54,15 @@ function pathFor(runtime: Case['runtime']): string {
   return [...bins, process.env.PATH].join(':');
 }
 
+// The commands docs/getting-started.md gives, which this test runs (npm create → npm exec of the scaffolder).
+const docCommands = /^## Create an app\n\n```sh\n(.*?)```/ms.exec(
+  readFileSync(join(repoRoot, 'docs/getting-started.md'), 'utf8'),
+)?.[1];
+
+test('docs/getting-started.md creates the app as this test does', () => {
+  expect(docCommands).toBe('npm create pagetree@latest my-app\ncd my-app\nnpm run dev\n');
+});
+
 function create(c: Case): { project: string; env: NodeJS.ProcessEnv; output: string } {
   const parent = tempDir('create');
   const env = { PATH: pathFor(c.runtime), WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', CI: 'true' };
@@ -84,8 +93,8 @@ describe.each(cases)('npm create pagetree: %s', (_name, c) => {
   beforeAll(() => {
     const created = create(c);
     ({ project, env } = created);
-    expect(created.output).toContain('npm run dev');
-    run('npm', ['install', '--no-audit', '--no-fund'], project, env);
+    expect(created.output).toContain('Installing the dependencies (npm install)');
+    expect(created.output).toContain('cd my-app\n  npm run dev');
   });
   afterAll(() => app?.stop());
 
@@ -120,7 +129,7 @@ describe.each(cases)('npm create pagetree: %s', (_name, c) => {
     const script = await (await fetch(app.url + htmx)).text();
     expect(script).toMatch(c.htmx === 4 ? /version="4\./ : /version:"2\./);
 
-    const target =
+    const target: Record<string, string> =
       c.htmx === 4
         ? { 'hx-request': 'true', 'hx-request-type': 'partial', 'hx-target': 'div#home-entry-form' }
         : { 'hx-request': 'true', 'hx-target': 'home-entry-form' };
@@ -146,7 +155,6 @@ describe('the node project', () => {
   let env: NodeJS.ProcessEnv;
   beforeAll(() => {
     ({ project, env } = create(cases[0]![1]));
-    run('npm', ['install', '--no-audit', '--no-fund'], project, env);
   });
 
   test('is checked: urlFor with a wrong param, or a hand-written in-app URL, fails npm test', () => {

@@ -1,6 +1,6 @@
-// docs/getting-started.md, followed literally with the packed tarball: its shell blocks run in order (with
-// `npm install pagetree` installing the tarball), each file block is written to the path in its title, and the
-// compiled app is checked over HTTP on Node 20, 22, 24 and 26. Once as the page says (ES modules, TypeScript 7,
+// docs/getting-started.md's section "By hand", followed literally with the packed tarball: its shell blocks run in
+// order (with `npm install pagetree` installing the tarball), each file block is written to the path in its title,
+// and the compiled app is checked over HTTP on Node 20, 22, 24 and 26. Once as the page says (ES modules, TypeScript 7,
 // npm's latest), once as CommonJS (the page's one-line difference), and compiled with TypeScript 6 as well.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,9 @@ import { nodeBinary, packTarball, repoRoot, run, serveProcess, tempDir, toolPack
 jest.setTimeout(600_000);
 
 const doc = readFileSync(join(repoRoot, 'docs/getting-started.md'), 'utf8');
-const [mainPart, devPart] = doc.split('\n## The dev loop\n') as [string, string];
+// The by-hand section (the section before it, npm create pagetree, is create.test.ts's) and its dev loop.
+const byHand = doc.slice(doc.indexOf('\n## By hand\n'), doc.indexOf('\n## Next\n'));
+const [mainPart, devPart] = byHand.split('\n## The dev loop\n') as [string, string];
 
 interface Block {
   lang: string;
@@ -149,7 +151,7 @@ describe.each([
   });
 });
 
-test('the dev loop of the page serves the sources with tsx', async () => {
+test('the dev loop of the page serves the sources with pagetree-dev', async () => {
   const dir = tempDir('dev');
   writeFileSync(join(dir, 'setup.sh'), script(tarball, false));
   run('bash', ['setup.sh'], dir);

@@ -2,7 +2,7 @@
 // serves until it is stopped.
 
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -24,10 +24,35 @@ export function tempDir(prefix: string): string {
  */
 export function packTarball(packageDir = repoRoot): string {
   const dir = tempDir('pack');
-  run('npm', ['pack', '--silent', '--pack-destination', dir], packageDir);
+  withLock('pack', () => run('npm', ['pack', '--silent', '--pack-destination', dir], packageDir));
   const [file] = readdirSync(dir).filter((f) => f.endsWith('.tgz'));
   if (!file) throw new Error(`npm pack left no tarball in ${dir}`);
   return join(dir, file);
+}
+
+/**
+ * Runs `fn` while holding a lock shared by the test files that jest runs at the same time: `npm pack` rebuilds
+ * dist/ from a clean slate, and two at once would pack each other's half-built dist/. A lock left by a killed run
+ * is taken over after 10 minutes.
+ */
+function withLock<T>(name: string, fn: () => T): T {
+  mkdirSync(cacheDir, { recursive: true });
+  const lock = join(cacheDir, `${name}.lock`);
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      const taken = statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (taken !== undefined && Date.now() - taken > 600_000) rmSync(lock, { force: true, recursive: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
 }
 
 /** Runs a command, failing with its output when it fails; returns stdout. */

@@ -1,20 +1,32 @@
 #!/usr/bin/env node
-// pagetree-dev <entry> [app arguments]: the dev loop. Runs the entry with `tsx watch`, which restarts it when a file
-// it imports changes, or a file under static/ (when there is one: the page then links the file's new fingerprint);
-// and restarts it as well when `.env` changes, which tsx does not see (its watcher ignores dotfiles). For that it
-// presses Return for you: tsx reruns the entry on a line on its standard input (its documented manual rerun).
-// tsx is the project's own dev dependency, resolved from the working directory.
+// pagetree-dev [--watch <dir>]... <entry> [app arguments]: the dev loop. Runs the entry with `tsx watch`, which
+// restarts it when a file it imports changes, or a file under a --watch folder (default: static/, when there is
+// one: the page then links the file's new fingerprint); and restarts it as well when `.env` changes, which tsx does
+// not see (its watcher ignores dotfiles). For that it presses Return for you: tsx reruns the entry on a line on its
+// standard input (its documented manual rerun). tsx is the project's own dev dependency, resolved from the working
+// directory.
 
 import { spawn } from 'node:child_process';
 import { existsSync, watch } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
-const [entry, ...args] = process.argv.slice(2);
+const usage =
+  'usage: pagetree-dev [--watch <dir>]... <entry> [app arguments]   e.g. pagetree-dev src/main.ts --dev\n' +
+  '  --watch <dir>  restart on a change below <dir> as well (default: static, if it exists)';
+const args = process.argv.slice(2);
+const folders: string[] = [];
+while (args[0] === '--watch') {
+  if (!args[1]) break;
+  folders.push(args[1]);
+  args.splice(0, 2);
+}
+const [entry, ...appArgs] = args;
 if (!entry || entry.startsWith('-')) {
-  console.error('usage: pagetree-dev <entry> [app arguments]   e.g. pagetree-dev src/main.ts --dev');
+  console.error(usage);
   process.exit(2);
 }
+if (folders.length === 0 && existsSync('static')) folders.push('static');
 
 let tsx: string;
 try {
@@ -24,8 +36,8 @@ try {
   process.exit(2);
 }
 
-const include = existsSync('static') ? ['--include', 'static'] : [];
-const child = spawn(process.execPath, [tsx, 'watch', '--clear-screen=false', ...include, entry, ...args], {
+const include = folders.flatMap((dir) => ['--include', dir]);
+const child = spawn(process.execPath, [tsx, 'watch', '--clear-screen=false', ...include, entry, ...appArgs], {
   stdio: ['pipe', 'inherit', 'inherit'],
 });
 if (process.stdin.isTTY) process.stdin.pipe(child.stdin);
