@@ -22,10 +22,7 @@ import { readDirectory, readFile } from './static-load.ts';
  * staticFiles' option of that name (e.g. htmx from its package).
  * @example writeFileSync('src/assets.ts', embedSource('public', { typescript: true }))
  */
-export function embedSource(
-  dir: string,
-  options: { typescript: boolean; files?: Record<string, string> },
-): string {
+export function embedSource(dir: string, options: { typescript: boolean; files?: Record<string, string> }): string {
   const files = readDirectory(dir);
   for (const [urlPath, path] of Object.entries(options.files ?? {})) files.set(urlPath, readFile(path));
   const ts = options.typescript;
