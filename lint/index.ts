@@ -6,7 +6,6 @@
 //
 // Docs: docs/lint.md.
 
-import type { TSESLint } from '@typescript-eslint/utils';
 import { htmxAttr } from './rules/htmx-attr.ts';
 import { routeLiteral } from './rules/route-literal.ts';
 import { urlAttr } from './rules/url-attr.ts';
@@ -18,10 +17,18 @@ export const rules = {
   'htmx-attr': htmxAttr,
 };
 
+// Typed loosely, as typescript-eslint types its own configs (CompatibleConfig): @typescript-eslint/utils'
+// FlatConfig.Config is not assignable to ESLint 10's defineConfig() (its languageOptions and processors differ).
+interface CompatibleConfig {
+  name?: string;
+  plugins?: Record<string, { meta: { name: string } }>;
+  rules?: object;
+}
+
 interface PagetreePlugin {
   meta: { name: string; version: string };
   rules: typeof rules;
-  configs: { recommended: TSESLint.FlatConfig.Config };
+  configs: { recommended: CompatibleConfig };
 }
 
 const plugin: PagetreePlugin = {
@@ -33,7 +40,7 @@ const plugin: PagetreePlugin = {
 // The config names the plugin object itself, so it is filled in once the plugin exists.
 plugin.configs.recommended = {
   name: 'pagetree/recommended',
-  plugins: { pagetree: plugin as unknown as TSESLint.FlatConfig.Plugin },
+  plugins: { pagetree: plugin },
   rules: {
     'pagetree/route-literal': 'error',
     'pagetree/url-attr': 'error',

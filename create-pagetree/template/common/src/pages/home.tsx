@@ -31,8 +31,11 @@ export const EntryInput = z.object({
 
 type EntryForm = FormState<FieldName<typeof EntryInput>>;
 
-interface HomeProps {
+interface ListProps {
   entries: Entry[];
+}
+
+interface HomeProps extends ListProps {
   form: EntryForm;
   /** The flash message of the last entry signed without JavaScript, shown once. */
   notice?: string;
@@ -47,7 +50,7 @@ export class HomePage {
 
   async props(_req: PageRequest, target: RenderTarget): Promise<HomeProps> {
     const notice = target.partial ? undefined : await takeFlash();
-    return { entries: this.#guestbook.entries(), form: formState(EntryInput), notice };
+    return { ...listOf(this.#guestbook), form: formState(EntryInput), notice };
   }
 
   /** POST /: signs the guestbook. */
@@ -55,16 +58,16 @@ export class HomePage {
     const form = await parseForm(req, EntryInput);
     if (!form.ok) {
       setStatus(422);
-      return { entries: this.#guestbook.entries(), form };
+      return { ...listOf(this.#guestbook), form };
     }
     this.#guestbook.add(form.data);
     if (!htmxDetails().isHtmx) {
       await flash(`Thank you, ${form.data.name}!`);
       return redirect(urlFor(HomePage)); // 303: a reload does not post again
     }
-    const entries = this.#guestbook.entries();
-    alsoRender(this.entryList, this.entryList({ entries }));
-    return { entries, form: formState(EntryInput) };
+    const list = listOf(this.#guestbook);
+    alsoRender(this.entryList, this.entryList(list));
+    return { ...list, form: formState(EntryInput) };
   }
 
   page(props: HomeProps) {
@@ -90,7 +93,7 @@ export class HomePage {
     );
   }
 
-  entryList(props: { entries: Entry[] }) {
+  entryList(props: ListProps) {
     if (props.entries.length === 0) return <p>No entries yet: be the first.</p>;
     return (
       <ul class="entries">
@@ -102,6 +105,11 @@ export class HomePage {
       </ul>
     );
   }
+}
+
+/** The guestbook's entries, as the list shows them. */
+function listOf(guestbook: Guestbook): ListProps {
+  return { entries: guestbook.entries() };
 }
 
 /** An input, its label, and its first error (the input is marked invalid and focused). */
