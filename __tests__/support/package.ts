@@ -73,14 +73,18 @@ export function run(command: string, args: string[], cwd: string, env: NodeJS.Pr
   }
 }
 
-/** Runs a command that may fail, e.g. a linter that reports: its exit status and its output (stdout and stderr). */
+/**
+ * Runs a command that may fail, e.g. a linter that reports: its exit status and its output (stdout and stderr).
+ * `input` is written to its standard input.
+ */
 export function attempt(
   command: string,
   args: string[],
   cwd: string,
   env: NodeJS.ProcessEnv = {},
+  input?: string,
 ): { status: number; output: string } {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', ...env } });
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', input, env: { ...process.env, NO_COLOR: '1', ...env } });
   return { status: r.status ?? -1, output: `${r.stdout ?? ''}${r.stderr ?? ''}` };
 }
 
