@@ -196,7 +196,9 @@ function readme() {
   const commands = Object.entries(scripts()).map(([script, command]) => `| \`npm run ${script}\` | \`${command}\` |`);
   return `# ${name}
 
-A [pagetree](https://www.npmjs.com/package/pagetree) app on ${runtime}, with htmx ${options.htmx}.
+A [pagetree](https://www.npmjs.com/package/pagetree) app on ${runtime}, with htmx ${options.htmx}.${
+    options.runtime === 'workers' ? ' wrangler needs Node 22.12 or newer.' : ''
+  }
 
 \`\`\`sh
 npm install

@@ -1,9 +1,10 @@
 // docs/tutorial.md, followed literally with the packed packages: its commands run (npm create → npm exec of the
 // scaffolder's tarball), each ```diff block is applied in order with git apply, `npm test` passes after every step,
-// and the finished app, started as the production step says, answers over HTTP as the page claims.
+// and the finished app, started as the production step says, answers over HTTP as the page claims, and in Chromium.
 
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { useChromium } from '../support/chromium.ts';
 import {
   attempt,
   freePort,
@@ -39,6 +40,7 @@ const shell = (step: Step) =>
 let project: string;
 let app: Served | undefined;
 afterAll(() => app?.stop());
+const chromium = useChromium();
 
 test('the page has the steps this test follows', () => {
   expect(steps.map((s) => s.title)).toEqual([
@@ -132,4 +134,47 @@ test('5. without a secret npm start refuses, with one it serves what the steps b
   const deleted = await (await post('/entries/delete', 'id=1&id=2&id=3', htmx4('section#home-entry-list'))).text();
   expect(deleted).not.toMatch(/Guest [123]</);
   expect(await (await fetch(url + '/')).text()).toContain('9 entries');
+});
+
+test('in Chromium (htmx 4): the search, the field that checks itself, the bulk delete and the live count', async () => {
+  const url = app!.url;
+  const tab = await chromium.browser.newPage();
+  const other = await chromium.browser.newPage(); // another visitor: the live count
+  try {
+    await other.goto(url + '/');
+    await tab.goto(url + '/');
+    const count = other.locator('#home-entry-count');
+    await count.waitFor();
+    const start = Number(/\d+/.exec(await count.innerText())![0]);
+
+    // A name of only a space (the input's value changed, so it posts when left): the field says so at once.
+    await tab.fill('input[name=name]', ' ');
+    await tab.locator('input[name=message]').focus();
+    await tab.locator('#home-name-field .error').waitFor();
+    expect(await tab.locator('#home-name-field .error').innerText()).toBe('Say who you are');
+    await tab.fill('input[name=name]', 'Zoë');
+    await tab.fill('input[name=message]', 'From the browser');
+    await tab.click('button:text("Sign")');
+    await tab.locator('#home-entry-list li', { hasText: 'Zoë' }).waitFor();
+    await other.locator('#home-entry-count', { hasText: `${start + 1} entries` }).waitFor();
+
+    // The search: typing filters the list alone and pushes the URL.
+    await tab.fill('input[name=q]', 'zoë');
+    await tab.waitForURL(/\?q=zo%C3%AB/);
+    await tab.locator('#home-entry-list li').first().waitFor();
+    expect(await tab.locator('#home-entry-list li').allInnerTexts()).toEqual(['Zoë: From the browser']);
+
+    // The bulk delete: the list without it, and the other tab's count follows.
+    await tab.check('#home-entry-list input[type=checkbox]');
+    await tab.click('button:text("Delete selected")');
+    await tab
+      .locator('#home-entry-list', { hasText: 'No entry matches' })
+      .or(tab.locator('#home-entry-list li'))
+      .first()
+      .waitFor();
+    await other.locator('#home-entry-count', { hasText: `${start} entries` }).waitFor();
+  } finally {
+    await tab.close();
+    await other.close();
+  }
 });
