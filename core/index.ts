@@ -13,6 +13,17 @@ export {
   takeFlash,
 } from './page/cookies.ts';
 export type { CookieOptions } from './page/cookies.ts';
+export { hashPassword, verifyPassword } from './http/password.ts';
+export { LoginThrottle, type ThrottleOptions } from './http/throttle.ts';
+export { requireLogin, safeNext, type RequireLoginOptions } from './page/login.ts';
+export {
+  MemorySessionStore,
+  session,
+  type Session,
+  type SessionData,
+  type SessionOptions,
+  type SessionStore,
+} from './page/session.ts';
 export { CrossOriginProtection, crossOriginProtection } from './http/cross-origin.ts';
 export type { CrossOriginOptions } from './http/cross-origin.ts';
 export { defaultErrorHandler, redirect, renderComponent } from './page/dispatch.ts';

@@ -67,7 +67,7 @@ interface NodeModules {
 type NodeModuleName = keyof NodeModules;
 
 /** A Node built-in module, taken at run time: Node 20.16+, Bun, Deno and workerd with nodejs_compat have it. */
-function optionalNodeModule<TName extends NodeModuleName>(name: TName): NodeModules[TName] | undefined {
+export function optionalNodeModule<TName extends NodeModuleName>(name: TName): NodeModules[TName] | undefined {
   // `process` itself is absent on a runtime without Node's globals.
   return typeof process === 'undefined' ? undefined : process.getBuiltinModule?.(name);
 }

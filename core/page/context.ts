@@ -18,6 +18,7 @@ import type { PageRequest } from '../mux/request.ts';
 import type { PageNode } from './page-node.ts';
 import type { HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';
+import type { SessionOptions } from './session.ts';
 import type { Tree } from './tree.ts';
 import type { RegisteredRoot, UrlParamsArg, PageRef } from './url-types.ts';
 
@@ -109,8 +110,14 @@ export function context(api: string): RequestContext {
 
 const mountedTrees = new Set<Tree>();
 
-/** The secret each tree signs cookies with (`mount(..., { secret })`); the cookie helpers read it. */
-export const treeSecrets = new WeakMap<Tree, string>();
+/**
+ * The secrets of each tree (`mount(..., { secret })`), newest first: the first signs and encrypts cookies, each
+ * verifies and decrypts (a rotation keeps what the old one signed).
+ */
+export const treeSecrets = new WeakMap<Tree, readonly string[]>();
+
+/** The session options of each tree that gives them (`mount(..., { session })`). */
+export const treeSessionOptions = new WeakMap<Tree, SessionOptions>();
 
 /** The flash cookie's name of each tree that names its own (`mount(..., { flashCookie })`). */
 export const treeFlashCookies = new WeakMap<Tree, string>();

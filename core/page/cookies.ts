@@ -16,6 +16,7 @@
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
 import { context, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
 import type { PageRequest } from '../mux/request.ts';
+import { base64url, fromBase64url } from '../http/base64url.ts';
 
 /** How the browser keeps a cookie and when it sends it back; the defaults are the safe choice. */
 export interface CookieOptions {
@@ -68,7 +69,7 @@ export function getCookies(): Record<string, string> {
  * @example setCookie('theme', 'dark', { maxAge: 60 * 60 * 24 * 365 }) // → Set-Cookie: theme=dark; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax
  */
 export function setCookie(name: string, value: string, options: CookieOptions = {}): void {
-  queue(context('setCookie'), 'setCookie', name, value, options);
+  queueCookie(context('setCookie'), 'setCookie', name, value, options);
 }
 
 /**
@@ -76,7 +77,7 @@ export function setCookie(name: string, value: string, options: CookieOptions = 
  * @example deleteCookie('theme') // → Set-Cookie: theme=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax
  */
 export function deleteCookie(name: string, options: Omit<CookieOptions, 'maxAge' | 'expires'> = {}): void {
-  queue(context('deleteCookie'), 'deleteCookie', name, '', expired(options));
+  queueCookie(context('deleteCookie'), 'deleteCookie', name, '', expired(options));
 }
 
 /**
@@ -124,14 +125,15 @@ export async function takeFlash(): Promise<string | undefined> {
     pendingFlash.delete(ctx);
     takenFlash.set(ctx, pending);
     unqueue(ctx, flashName);
-    if (requestCookies(ctx)[flashName] !== undefined) queue(ctx, 'takeFlash', flashName, '', expired({}));
+    if (requestCookies(ctx)[flashName] !== undefined) queueCookie(ctx, 'takeFlash', flashName, '', expired({}));
     return pending;
   }
   if (takenFlash.has(ctx)) return takenFlash.get(ctx);
   const message = await verified(ctx, 'takeFlash', flashName);
   const key = lineKey(flashName, '/', undefined);
   const queued = ctx.cookies?.some((line) => keyOf(line) === key);
-  if (requestCookies(ctx)[flashName] !== undefined && !queued) queue(ctx, 'takeFlash', flashName, '', expired({}));
+  if (requestCookies(ctx)[flashName] !== undefined && !queued)
+    queueCookie(ctx, 'takeFlash', flashName, '', expired({}));
   return message;
 }
 
@@ -147,7 +149,7 @@ const takenFlash = new WeakMap<RequestContext, string>();
 // The Cookie header, parsed once per request.
 const parsed = new WeakMap<PageRequest, Record<string, string>>();
 
-function requestCookies(ctx: RequestContext): Record<string, string> {
+export function requestCookies(ctx: RequestContext): Record<string, string> {
   let cookies = parsed.get(ctx.req);
   if (!cookies) {
     // The parser's decode keeps a value that is not valid percent-encoding as it is: it never throws.
@@ -164,7 +166,14 @@ function expired(options: CookieOptions): CookieOptions {
 
 // Adds a Set-Cookie line to the answer, replacing one for the same cookie (name, path, domain): the browser would
 // keep only the last, and one line per cookie is what a reader of the headers expects.
-function queue(ctx: RequestContext, api: string, name: string, value: string, options: CookieOptions): void {
+/** Queues a Set-Cookie line for the answer, replacing one queued before for the same cookie. */
+export function queueCookie(
+  ctx: RequestContext,
+  api: string,
+  name: string,
+  value: string,
+  options: CookieOptions,
+): void {
   const line = setCookieLine(ctx, api, name, value, options);
   const key = lineKey(name, options.path ?? '/', options.domain);
   const others = ctx.cookies?.filter((l) => keyOf(l) !== key) ?? [];
@@ -240,21 +249,36 @@ async function queueSigned(
   value: string,
   options: CookieOptions,
 ): Promise<void> {
-  const key = await hmacKey(ctx, api);
+  const key = await hmacKey(secretsOf(ctx, api)[0]!);
   const mac = await crypto.subtle.sign('HMAC', key, encoder.encode(`${name}=${value}`));
-  queue(ctx, api, name, `${value}.${base64url(new Uint8Array(mac))}`, options);
+  queueCookie(ctx, api, name, `${value}.${base64url(new Uint8Array(mac))}`, options);
 }
 
 async function verified(ctx: RequestContext, api: string, name: string): Promise<string | undefined> {
-  const key = await hmacKey(ctx, api); // before the cookie is looked at: a missing secret fails on every request
+  const secrets = secretsOf(ctx, api); // before the cookie is looked at: a missing secret fails on every request
   const signed = requestCookies(ctx)[name];
   if (signed === undefined) return undefined;
   const dot = signed.lastIndexOf('.');
   const mac = signed.slice(dot + 1);
   if (dot === -1 || !macPattern.test(mac)) return undefined;
   const value = signed.slice(0, dot);
-  const ok = await crypto.subtle.verify('HMAC', key, fromBase64url(mac), encoder.encode(`${name}=${value}`));
-  return ok ? value : undefined;
+  for (const secret of secrets) {
+    const key = await hmacKey(secret);
+    if (await crypto.subtle.verify('HMAC', key, fromBase64url(mac), encoder.encode(`${name}=${value}`))) return value;
+  }
+  return undefined;
+}
+
+/** The mount's secrets, newest first; `api` names the caller in the error when the mount gave none. */
+export function secretsOf(ctx: RequestContext, api: string): readonly string[] {
+  const secrets = treeSecrets.get(ctx.tree);
+  if (secrets === undefined) {
+    throw new Error(
+      `${api}(): no secret to sign cookies with; pass one to mount, at least 32 characters, from the environment: ` +
+        `mount(mux, App, '/', 'App', { secret: process.env.PAGETREE_SECRET }) (generate it with openssl rand -base64 32)`,
+    );
+  }
+  return secrets;
 }
 
 // One imported key per secret: importKey is async work that every signed cookie would otherwise repeat. (The type is
@@ -262,14 +286,7 @@ async function verified(ctx: RequestContext, api: string, name: string): Promise
 type HmacKey = ReturnType<typeof crypto.subtle.importKey>;
 const keys = new Map<string, HmacKey>();
 
-function hmacKey(ctx: RequestContext, api: string): HmacKey {
-  const secret = treeSecrets.get(ctx.tree);
-  if (secret === undefined) {
-    throw new Error(
-      `${api}(): no secret to sign cookies with; pass one to mount, at least 32 characters, from the environment: ` +
-        `mount(mux, App, '/', 'App', { secret: process.env.PAGETREE_SECRET }) (generate it with openssl rand -base64 32)`,
-    );
-  }
+function hmacKey(secret: string): HmacKey {
   let key = keys.get(secret);
   if (!key) {
     const raw = encoder.encode(secret);
@@ -277,16 +294,4 @@ function hmacKey(ctx: RequestContext, api: string): HmacKey {
     keys.set(secret, key);
   }
   return key;
-}
-
-export function base64url(bytes: Uint8Array): string {
-  return btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
-
-function fromBase64url(text: string): Uint8Array<ArrayBuffer> {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }

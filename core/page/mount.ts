@@ -16,11 +16,12 @@
 
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
 import { checkErrorPages, checkPath, collect, type Draft } from './collect.ts';
-import { base64url } from './cookies.ts';
+import { base64url } from '../http/base64url.ts';
 import { ConflictError, MountError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
-import { rememberTree, treeFlashCookies, treeSecrets } from './context.ts';
+import { rememberTree, treeFlashCookies, treeSecrets, treeSessionOptions } from './context.ts';
+import type { SessionOptions } from './session.ts';
 import { elementIds } from './element-ids.ts';
 import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
 import { parseTag, type PageClass } from './route.ts';
@@ -48,11 +49,15 @@ export interface MountOptions<TDeps = unknown> {
    */
   notFound?: PageClass<object> | object;
   /**
-   * The key that signs cookies (flash messages): at least 32 characters, kept out of the source (an environment
-   * variable). `secret: undefined` (the variable is unset) is a mount error, except with `dev`. Without the option,
-   * `flash()` is an error.
+   * The key that signs cookies (flash messages) and encrypts sessions: at least 32 characters, kept out of the
+   * source (an environment variable). A list rotates keys: the first signs and encrypts, each one verifies and
+   * decrypts, so cookies made with the old key stay good until it is dropped from the list.
+   * `secret: undefined` (the variable is unset) is a mount error, except with `dev`. Without the option,
+   * `flash()` and `session()` are errors.
    */
-  secret?: string;
+  secret?: string | readonly string[];
+  /** Sessions (`session()`): the cookie's name, idle and absolute expiry, a server-side store. */
+  session?: SessionOptions;
   /**
    * Development mode (`npm run dev`): an unset `secret` is generated for this start, with one warning, instead of a
    * mount error; signed cookies then do not survive a restart. Never set it in production.
@@ -98,7 +103,9 @@ export function mount<TRoot extends object, TDeps = unknown>(
   const tree = new Tree<TRoot>(nodes, order, options.urlPrefix ?? '');
   // `secret: process.env.X` with X unset is a mistake to report now, not on the first flash().
   if ('secret' in options || options.dev) treeSecrets.set(tree, checkSecret(mux, rootName, options));
-  if (options.flashCookie !== undefined) treeFlashCookies.set(tree, checkCookieName(rootName, options.flashCookie));
+  if (options.flashCookie !== undefined)
+    treeFlashCookies.set(tree, checkCookieName(`${rootName} (flashCookie)`, options.flashCookie));
+  if (options.session !== undefined) treeSessionOptions.set(tree, checkSessionOptions(rootName, options.session));
   register(mux, tree, order, options);
   order.forEach(runInit);
   if (options.notFound !== undefined) registerNotFound(mux, tree, options);
@@ -122,23 +129,23 @@ function build(root: Draft): { nodes: PageNode[]; order: PageNode[] } {
   return { nodes, order };
 }
 
-function checkCookieName(rootName: string, name: unknown): string {
+function checkCookieName(field: string, name: unknown): string {
   if (typeof name !== 'string' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
     throw new MountError(
-      `${rootName} (flashCookie)`,
+      field,
       `${JSON.stringify(name)} is not a cookie name; use letters, digits and - (e.g. "tasks-flash")`,
     );
   }
   return name;
 }
 
-function checkSecret(mux: ServeMux, rootName: string, { secret, dev }: MountOptions<unknown>): string {
+function checkSecret(mux: ServeMux, rootName: string, { secret, dev }: MountOptions<unknown>): readonly string[] {
   if (secret === undefined && dev) {
     mux.logger.warn(
       'pagetree: no secret (PAGETREE_SECRET is unset?); this start signs cookies with a generated one, so flash ' +
         'messages do not survive a restart. Set PAGETREE_SECRET in .env (openssl rand -base64 32) to keep them.',
     );
-    return base64url(crypto.getRandomValues(new Uint8Array(32)));
+    return [base64url(crypto.getRandomValues(new Uint8Array(32)))];
   }
   if (secret === undefined) {
     throw new MountError(
@@ -147,14 +154,34 @@ function checkSecret(mux: ServeMux, rootName: string, { secret, dev }: MountOpti
         'random characters (openssl rand -base64 32), or pass dev: true in development to generate one per start',
     );
   }
-  if (typeof secret !== 'string' || secret.length < 32) {
-    throw new MountError(
-      `${rootName} (secret)`,
-      'the secret must be a string of at least 32 characters; generate one (openssl rand -base64 32) and pass it ' +
-        'from the environment',
-    );
+  const list: unknown[] = Array.isArray(secret) ? secret : [secret];
+  if (list.length === 0) {
+    throw new MountError(`${rootName} (secret)`, 'the list of secrets is empty; the first one signs, so give one');
   }
-  return secret;
+  list.forEach((one, i) => {
+    if (typeof one !== 'string' || one.length < 32) {
+      throw new MountError(
+        Array.isArray(secret) ? `${rootName} (secret[${i}])` : `${rootName} (secret)`,
+        'the secret must be a string of at least 32 characters; generate one (openssl rand -base64 32) and pass it ' +
+          'from the environment',
+      );
+    }
+  });
+  return list as string[];
+}
+
+function checkSessionOptions(rootName: string, options: SessionOptions): SessionOptions {
+  if (options.cookie !== undefined) checkCookieName(`${rootName} (session.cookie)`, options.cookie);
+  for (const name of ['idleTimeout', 'absoluteTimeout'] as const) {
+    const seconds = options[name];
+    if (seconds !== undefined && !(Number.isInteger(seconds) && seconds > 0)) {
+      throw new MountError(
+        `${rootName} (session.${name})`,
+        `${JSON.stringify(seconds)} is not a number of seconds; pass a whole number above 0`,
+      );
+    }
+  }
+  return options;
 }
 
 function warnEmpty(mux: ServeMux, node: PageNode): void {

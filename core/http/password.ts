@@ -1,0 +1,109 @@
+// Password hashes for a login form: scrypt (node:crypto, on Node, Bun, Deno and workerd with nodejs_compat), or
+// PBKDF2-SHA-256 from Web Crypto where scrypt is missing; compared in constant time. A hash names its algorithm
+// and parameters, so stronger parameters later still verify the hashes made before.
+//
+//   await hashPassword('correct horse')   → "scrypt$32768$8$1$<salt>$<key>"   (base64url; ~0.1 s on this VM)
+//   await verifyPassword('correct horse', hash)   → true
+//
+// Written here rather than taken from a package: node:crypto and Web Crypto are the well-kept libraries for it,
+// and what is left is the format and the comparison (bcrypt/argon2 packages are native addons, which workerd and
+// Deno cannot load).
+
+import { base64url, fromBase64url } from './base64url.ts';
+import { optionalNodeModule } from './static-load.ts';
+
+// OWASP's minimum for scrypt is N=2^17, r=8, p=1 (128 MiB); 2^15 with r=8 keeps each hash at 32 MiB and ~0.1 s, so
+// that a burst of logins cannot exhaust memory. PBKDF2: workerd refuses more than 100,000 iterations.
+const scryptParams = { N: 32_768, r: 8, p: 1 };
+const pbkdf2Iterations = 100_000;
+const keyLength = 32;
+const encoder = new TextEncoder();
+
+/**
+ * A salted hash of `password` to store instead of it.
+ * @example const hash = await hashPassword(form.data.password);
+ */
+export async function hashPassword(password: string): Promise<string> {
+  const salt = crypto.getRandomValues(new Uint8Array(16));
+  const crypt = optionalNodeModule('node:crypto');
+  if (crypt?.scrypt) {
+    const { N, r, p } = scryptParams;
+    return `scrypt$${N}$${r}$${p}$${base64url(salt)}$${base64url(await scrypt(password, salt, N, r, p))}`;
+  }
+  return `pbkdf2-sha256$${pbkdf2Iterations}$${base64url(salt)}$${base64url(await pbkdf2(password, salt, pbkdf2Iterations))}`;
+}
+
+/**
+ * Whether `password` is the one `hash` was made from (hashPassword's format); false for a hash it cannot read.
+ * @example if (!(await verifyPassword(form.data.password, user.passwordHash))) …
+ */
+export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  const parts = hash.split('$');
+  let expected: Uint8Array;
+  let actual: Uint8Array;
+  if (parts[0] === 'scrypt' && parts.length === 6) {
+    const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
+    if (![N, r, p].every((n) => Number.isSafeInteger(n) && n > 0) || N > 1 << 20 || r > 32 || p > 16) return false;
+    if (N < 2 || (N & (N - 1)) !== 0) return false; // scrypt's N is a power of two
+    const [salt, key] = [decode(parts[4]!), decode(parts[5]!)];
+    if (!salt || !key) return false;
+    expected = key;
+    actual = await scrypt(password, salt, N, r, p, expected.length);
+  } else if (parts[0] === 'pbkdf2-sha256' && parts.length === 4) {
+    const iterations = Number(parts[1]);
+    if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > 10_000_000) return false;
+    const [salt, key] = [decode(parts[2]!), decode(parts[3]!)];
+    if (!salt || !key) return false;
+    expected = key;
+    actual = await pbkdf2(password, salt, iterations, expected.length);
+  } else return false;
+  return expected.length > 0 && equal(expected, actual);
+}
+
+function scrypt(
+  password: string,
+  salt: Uint8Array,
+  N: number,
+  r: number,
+  p: number,
+  length = keyLength,
+): Promise<Uint8Array> {
+  const crypt = optionalNodeModule('node:crypto');
+  if (!crypt?.scrypt)
+    throw new Error('verifyPassword(): this hash is scrypt, and this runtime has no node:crypto scrypt');
+  const maxmem = 256 * N * r + (1 << 20);
+  return new Promise((resolve, reject) =>
+    crypt.scrypt(password.normalize('NFC'), salt, length, { N, r, p, maxmem }, (err, key) =>
+      err ? reject(err) : resolve(new Uint8Array(key)),
+    ),
+  );
+}
+
+async function pbkdf2(
+  password: string,
+  salt: Uint8Array<ArrayBuffer>,
+  iterations: number,
+  length = keyLength,
+): Promise<Uint8Array> {
+  const key = await crypto.subtle.importKey('raw', encoder.encode(password.normalize('NFC')), 'PBKDF2', false, [
+    'deriveBits',
+  ]);
+  const bits = await crypto.subtle.deriveBits({ name: 'PBKDF2', hash: 'SHA-256', salt, iterations }, key, length * 8);
+  return new Uint8Array(bits);
+}
+
+function decode(text: string): Uint8Array<ArrayBuffer> | undefined {
+  try {
+    return fromBase64url(text);
+  } catch {
+    return undefined; // not base64url: not a hash of ours
+  }
+}
+
+/** Equal bytes, in time that depends only on the length (which is public: the hash's own). */
+function equal(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
+  return diff === 0;
+}

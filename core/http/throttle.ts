@@ -1,0 +1,86 @@
+// Failed logins, counted per account and per address in fixed windows, so that guessing one account's password, or
+// many accounts' from one address, slows to a few tries per window. In this process's memory: several instances
+// each count their own share (a shared store is issue 27's next step).
+//
+//   const wait = throttle.wait(email, address);   // seconds until the next try is allowed; 0: now
+//   if (wait > 0) → 429 with Retry-After: wait
+//   throttle.failed(email, address) after a wrong password; throttle.succeeded(email) after a right one
+
+/** How many failures a window allows. */
+export interface ThrottleOptions {
+  /** Failed logins per account per window (default 5). */
+  perAccount?: number;
+  /** Failed logins per address per window, all accounts together (default 50). */
+  perAddress?: number;
+  /** The window, in seconds (default 900: 15 minutes). */
+  window?: number;
+  /** The most keys kept; past it the oldest are forgotten (default 100,000). */
+  maxKeys?: number;
+}
+
+interface Count {
+  failures: number;
+  /** When the window began (ms). */
+  since: number;
+}
+
+/** Counts failed logins; see the module comment. */
+export class LoginThrottle {
+  readonly #counts = new Map<string, Count>();
+  readonly #perAccount: number;
+  readonly #perAddress: number;
+  readonly #window: number;
+  readonly #maxKeys: number;
+
+  constructor(options: ThrottleOptions = {}) {
+    this.#perAccount = options.perAccount ?? 5;
+    this.#perAddress = options.perAddress ?? 50;
+    this.#window = (options.window ?? 900) * 1000;
+    this.#maxKeys = options.maxKeys ?? 100_000;
+  }
+
+  /** Seconds until `account` (from `address`, when known) may try again; 0 when it may now. */
+  wait(account: string, address?: string): number {
+    const waits = [this.#waitFor(accountKey(account), this.#perAccount)];
+    if (address !== undefined) waits.push(this.#waitFor(`address:${address}`, this.#perAddress));
+    return Math.max(...waits);
+  }
+
+  /** Counts a failed login of `account` from `address`. */
+  failed(account: string, address?: string): void {
+    this.#count(accountKey(account));
+    if (address !== undefined) this.#count(`address:${address}`);
+  }
+
+  /** A successful login: the account's failures are forgotten (the address's stay). */
+  succeeded(account: string): void {
+    this.#counts.delete(accountKey(account));
+  }
+
+  #current(key: string): Count | undefined {
+    const count = this.#counts.get(key);
+    if (count && Date.now() - count.since >= this.#window) {
+      this.#counts.delete(key);
+      return undefined;
+    }
+    return count;
+  }
+
+  #waitFor(key: string, limit: number): number {
+    const count = this.#current(key);
+    if (!count || count.failures < limit) return 0;
+    return Math.ceil((count.since + this.#window - Date.now()) / 1000);
+  }
+
+  #count(key: string): void {
+    const count = this.#current(key);
+    if (count) count.failures++;
+    else {
+      if (this.#counts.size >= this.#maxKeys) this.#counts.delete(this.#counts.keys().next().value!);
+      this.#counts.set(key, { failures: 1, since: Date.now() });
+    }
+  }
+}
+
+// One account, however its e-mail address is cased or padded.
+const accountKey = (account: string) => `account:${account.trim().toLowerCase()}`;
