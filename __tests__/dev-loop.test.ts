@@ -4,7 +4,7 @@
 
 import { appendFileSync, cpSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { openStream } from './support/node-http.ts';
+import { adminCookie, openStream } from './support/node-http.ts';
 import { freePort, serveProcess, tempDir, type Served } from './support/package.ts';
 
 jest.setTimeout(120_000);
@@ -46,6 +46,8 @@ beforeAll(async () => {
     PORT: String(port),
     DATABASE_PATH: join(dir, 'tasks.db'),
     PAGETREE_SECRET: undefined, // unset: the example makes one per start, or reads .env
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'dev-loop-test',
   });
 });
 afterAll(() => dev?.stop());
@@ -103,7 +105,8 @@ test('a changed .env restarts the server and is loaded: a flash message signed w
 });
 
 test('an open live region does not hold a restart back: its stream ends cleanly at once', async () => {
-  const stream = await openStream(Number(new URL(base).port), '/admin/events', { 'hx-request': 'true' });
+  const cookie = await adminCookie(base, 'admin@example.com', 'dev-loop-test');
+  const stream = await openStream(Number(new URL(base).port), '/admin/events', { 'hx-request': 'true', cookie });
   const took = await restart();
   expect(await stream.ended).toBe('end');
   expect(took).toBeLessThan(8_000); // it waited for the 10 s shutdown timeout before (6.5 s with tsx's own kill)

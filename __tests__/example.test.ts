@@ -18,9 +18,20 @@ function post(mux: ReturnType<typeof createApp>['mux'], path: string, headers: R
 }
 
 let app: ReturnType<typeof createApp>;
-beforeEach(() => {
+/** The admin's session cookie (`name=value`), for the admin section. */
+let admin: string;
+beforeEach(async () => {
   app = createApp({ databasePath: ':memory:' });
+  admin = await logIn(app);
 });
+
+/** Logs in as the example's admin, as the login form does; returns the session cookie. */
+async function logIn(on: ReturnType<typeof createApp>): Promise<string> {
+  const { email, password } = on.admin;
+  const r = await post(on.mux, '/login?next=%2Fadmin%2F', { 'sec-fetch-site': 'same-origin' }, { email, password });
+  expect([r.status, r.headers.get('location')]).toEqual([303, '/admin/']);
+  return r.headers.getSetCookie()[0]!.split(';')[0]!;
+}
 afterEach(() => app.store.close());
 
 test('every dynamic link of the example resolves (boot-time check)', () => {
@@ -140,7 +151,7 @@ test.each([
 const adminError = '<p class="error" role="alert"><b>404</b> <span>No such user</span></p>';
 
 test("the admin section's errors get its error page: the admin layout, status and message", async () => {
-  const r = await fetchPage(app.mux, '/admin/users/999');
+  const r = await fetchPage(app.mux, '/admin/users/999', { headers: { cookie: admin } });
   expect(r.status).toBe(404);
   expect(r.headers.get('content-type')).toBe('text/html; charset=utf-8');
   expect(r.headers.get('vary')).toBe('HX-Request, HX-Target, HX-Request-Type');
@@ -151,13 +162,13 @@ test("the admin section's errors get its error page: the admin layout, status an
   // The group's middleware wraps the error page too.
   expect(r.headers.get('cache-control')).toBe('private, no-store');
   // A boosted link replaces the whole page: the layout again.
-  const boosted = await app.mux.fetch(htmxRequest('/admin/users/999', { boosted: true }));
+  const boosted = await app.mux.fetch(htmxRequest('/admin/users/999', { boosted: true, headers: { cookie: admin } }));
   expect(await boosted.text()).toContain(`<h1>Admin</h1>${adminError}`);
 });
 
 test.each([4, 2] as const)('an admin error swapped into an element by htmx %s is a fragment', async (version) => {
   const res = await app.mux.fetch(
-    htmxRequest('/admin/users/999', { version, target: UserPage.prototype.activityList }),
+    htmxRequest('/admin/users/999', { version, target: UserPage.prototype.activityList, headers: { cookie: admin } }),
   );
   expect([res.status, await res.text()]).toEqual([404, adminError]);
 });
@@ -170,10 +181,10 @@ test('outside the admin section, errors keep the plain answer', async () => {
 test('/admin redirects to /admin/, and the admin group middleware marks every admin page', async () => {
   const r = await fetchPage(app.mux, '/admin');
   expect([r.status, r.headers.get('location')]).toEqual([307, '/admin/']);
-  const dashboard = await fetchPage(app.mux, '/admin/');
+  const dashboard = await fetchPage(app.mux, '/admin/', { headers: { cookie: admin } });
   expect(dashboard.body).toContain('<a href="/admin/users/1">Ada Lovelace</a>');
   expect(dashboard.body).toContain('<a href="/admin/" aria-current="page">Admin</a>');
-  const user = await fetchPage(app.mux, '/admin/users/2');
+  const user = await fetchPage(app.mux, '/admin/users/2', { headers: { cookie: admin } });
   for (const page of [dashboard, user]) {
     expect(page.headers.get('cache-control')).toBe('private, no-store');
     expect(page.headers.get('x-robots-tag')).toBe('noindex');
@@ -182,8 +193,55 @@ test('/admin redirects to /admin/, and the admin group middleware marks every ad
 });
 
 test('the user page refreshes its activity as a partial', async () => {
-  const r = await fetchPage(app.mux, '/admin/users/2', { headers: htmx4('div#admin-user-activity-list') });
+  const r = await fetchPage(app.mux, '/admin/users/2', {
+    headers: { ...htmx4('div#admin-user-activity-list'), cookie: admin },
+  });
   expect(r.body).toMatch(/^<ul><li><time>[^<]+<\/time> <span>found the first bug<\/span><\/li><\/ul>$/);
+});
+
+describe('the admin section requires a login', () => {
+  test('without one, a browser is sent to /login with the page it wanted, and htmx gets HX-Location', async () => {
+    for (const path of ['/admin/', '/admin/users/2', '/admin/events']) {
+      const r = await fetchPage(app.mux, path);
+      expect([r.status, r.headers.get('location')]).toEqual([303, `/login?next=${encodeURIComponent(path)}`]);
+    }
+    const cell = await fetchPage(app.mux, '/admin/users/2', {
+      headers: htmx4('div#admin-user-activity-list', { 'HX-Current-URL': 'http://localhost/admin/users/2' }),
+    });
+    expect([cell.status, cell.headers.get('hx-location'), cell.body]).toEqual([
+      200,
+      '/login?next=%2Fadmin%2Fusers%2F2',
+      '',
+    ]);
+  });
+
+  test('the login page: a wrong password is a 422 that says so; five lock the account for 15 minutes', async () => {
+    const page = await fetchPage(app.mux, '/login?next=%2Fadmin%2Fusers%2F2');
+    expect(page.body).toContain('<form class="login" action="/login?next=%2Fadmin%2Fusers%2F2" method="post">');
+    const attempt = (password: string) =>
+      post(app.mux, '/login', { 'sec-fetch-site': 'same-origin' }, { email: app.admin.email, password });
+    for (let i = 0; i < 5; i++) {
+      const wrong = await attempt('wrong');
+      expect([wrong.status, wrong.headers.getSetCookie()]).toEqual([422, []]);
+      expect(wrong.body).toContain('That e-mail address and password do not match.');
+    }
+    const locked = await attempt(app.admin.password);
+    expect([locked.status, locked.headers.get('retry-after')]).toEqual([429, '900']);
+  });
+
+  test('an outside next is not followed; logging out ends the session', async () => {
+    const { email, password } = app.admin;
+    const r = await post(
+      app.mux,
+      '/login?next=%2F%2Fevil.example',
+      { 'sec-fetch-site': 'same-origin' },
+      { email, password },
+    );
+    expect([r.status, r.headers.get('location')]).toEqual([303, '/']);
+    const out = await post(app.mux, '/logout', { 'sec-fetch-site': 'same-origin', cookie: admin });
+    expect([out.status, out.headers.get('location')]).toEqual([303, '/']);
+    expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^pagetree-session=; Max-Age=0;/)]);
+  });
 });
 
 test('a restart keeps the tasks (SQLite file)', async () => {

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ServeMux } from '../core/index.ts';
 import { shutdown, toNodeListener } from '../core/node/index.ts';
 import { liteResponse } from '../core/mux/response.ts';
-import { openStream, raw, send as get } from './support/node-http.ts';
+import { adminCookie, openStream, raw, send as get } from './support/node-http.ts';
 import { serveProcess } from './support/package.ts';
 
 const mux = new ServeMux();
@@ -224,11 +224,12 @@ test('sigterm-with-open-event-streams-exits-at-once', async () => {
     process.execPath,
     ['--import', 'tsx', 'pages-example/main.ts'],
     path.join(__dirname, '..'),
-    { PORT: '0', DATABASE_PATH: path.join(data, 'tasks.db') },
+    { PORT: '0', DATABASE_PATH: path.join(data, 'tasks.db'), ADMIN_PASSWORD: 'sigterm-test', ADMIN_EMAIL: 'a@b.c' },
   );
   const port = Number(new URL(app.url).port);
+  const cookie = await adminCookie(app.url, 'a@b.c', 'sigterm-test');
   const ends = await Promise.all(
-    Array.from({ length: 50 }, () => openStream(port, '/admin/events', { 'hx-request': 'true' })),
+    Array.from({ length: 50 }, () => openStream(port, '/admin/events', { 'hx-request': 'true', cookie })),
   );
   const started = performance.now();
   await app.stop(); // SIGTERM

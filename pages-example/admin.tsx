@@ -11,14 +11,16 @@ import {
   urlFor,
   type Middleware,
   type PageRequest,
+  requireLogin,
   route,
 } from 'pagetree';
 import { Layout } from './layout.tsx';
+import { LoginPage, LogoutPage, type LoginDeps } from './login.tsx';
 import type { Activity, TaskCounts, User } from './store.ts';
 import type { Deps } from './tasks.tsx';
 
 /** What the admin pages are built with: the store, and which htmx the pages load ("4" or "2"). */
-export interface AdminDeps extends Deps {
+export interface AdminDeps extends Deps, LoginDeps {
   htmxVersion: string;
 }
 
@@ -62,6 +64,9 @@ export class Dashboard {
         >
           {this.counts(props)}
         </p>
+        <form class="logout" action={urlFor(LogoutPage)} method="post">
+          <button type="submit">Log out</button>
+        </form>
         <table class="users">
           <thead>
             <tr>
@@ -176,7 +181,8 @@ export class Admin {
   user = route('/users/{userId} User', UserPage);
 
   middlewares() {
-    return [privatePages];
+    // Logged in or sent to the login page (htmx: HX-Location), which brings the visitor back here.
+    return [requireLogin({ login: LoginPage, loggedIn: (s) => s.data.email !== undefined }), privatePages];
   }
 
   /** The section's errors (GET /admin/users/999 → 404 "No such user") in the admin look. */

@@ -4,9 +4,11 @@
 //   /tasks/{id}             Edit task: the form; POST saves it (422 with errors, or "Task updated" on the list);
 //                           DELETE deletes the task → the task list
 //   POST /tasks/{id}/toggle toggle a task       → the task list
-//   /admin/                 Dashboard (/admin redirects here), with live task counts
-//   GET /admin/events       the counts as server-sent events
-//   /admin/users/{userId}   a user, with a refreshable activity partial
+//   /admin/                 Dashboard (/admin redirects here), with live task counts   } logged in only: else
+//   GET /admin/events       the counts as server-sent events                         } to /login?next=…
+//   /admin/users/{userId}   a user, with a refreshable activity partial              }
+//   /login                  Log in: the form; POST checks it and goes back to `next`
+//   POST /logout            ends the session
 //   GET /static/{path...}   CSS, icon, app.js, and htmx and its SSE extension from their npm packages
 //   anything else           the app's own 404 page (NotFoundPage)
 
@@ -24,6 +26,7 @@ import {
   type Tree,
 } from 'pagetree';
 import { Admin, DashboardEvents, UserPage, type AdminDeps } from './admin.tsx';
+import { LoginPage, LogoutPage, type AdminAccount } from './login.tsx';
 import { NotFoundPage } from './not-found.tsx';
 import { Store } from './store.ts';
 import { TaskPage, TasksPage, ToggleTask } from './tasks.tsx';
@@ -31,6 +34,8 @@ import { TaskPage, TasksPage, ToggleTask } from './tasks.tsx';
 declare module 'pagetree' {
   interface Register {
     root: App;
+    /** A logged-in session carries the admin's e-mail address. */
+    session: { email: string };
   }
 }
 
@@ -49,6 +54,8 @@ export class App {
   task = route('/tasks/{taskId} Edit task', TaskPage);
   toggle = route('POST /tasks/{taskId}/toggle', ToggleTask);
   admin = route('/admin Admin', Admin);
+  login = route('/login Log in', LoginPage);
+  logout = route('/logout', LogoutPage);
   assets: Route<'GET /static/{path...}', StaticFiles>;
 
   constructor(deps: AdminDeps) {
@@ -64,15 +71,23 @@ export interface AppOptions {
   htmxVersion?: string;
   /** Development: reload the open tab when the server restarts (`npm run dev`). */
   liveReload?: boolean;
-  /** Signs the flash cookie; at least 32 characters. Default: a random one per start (flash messages then do not survive a restart). */
+  /** Signs the flash cookie and seals sessions; at least 32 characters. Default: a random one per start (flash messages and logins then do not survive a restart). */
   secret?: string;
+  /** The admin account (main.ts: ADMIN_EMAIL, ADMIN_PASSWORD). Default: admin@example.com with a random password. */
+  admin?: AdminAccount;
 }
 
 /** Builds the app: the store, the mux and the mounted tree, with its URLs checked at boot. */
-export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree<App>; store: Store } {
+export function createApp(options: AppOptions = {}): {
+  mux: ServeMux;
+  tree: Tree<App>;
+  store: Store;
+  admin: AdminAccount;
+} {
   const store = new Store(options.databasePath ?? join(__dirname, 'data', 'tasks.db'));
   const mux = new ServeMux();
-  const deps: AdminDeps = { store, htmxVersion: options.htmxVersion ?? '4' };
+  const admin = options.admin ?? { email: 'admin@example.com', password: randomBytes(12).toString('base64url') };
+  const deps: AdminDeps = { store, htmxVersion: options.htmxVersion ?? '4', admin };
   const tree = mount(mux, App, '/', 'Tasks', {
     deps,
     // Unsafe methods (the task actions) must come from this site's own pages: CSRF protection as in Go 1.25.
@@ -92,6 +107,8 @@ export function createApp(options: AppOptions = {}): { mux: ServeMux; tree: Tree
     [Admin],
     [DashboardEvents],
     [UserPage, { userId: 1 }],
+    [LoginPage],
+    [LogoutPage],
   ]);
-  return { mux, tree, store };
+  return { mux, tree, store, admin };
 }

@@ -118,6 +118,7 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
   });
 
   test('the back button after a boosted navigation gives a full page, not a fragment', async () => {
+    await page.context().addCookies([await example.adminCookie()]); // logged in: the admin section lets it in
     await page.click('nav a:has-text("Admin")');
     await page.waitForURL(example.base + '/admin/');
     await expect(page.locator('h1').textContent()).resolves.toBe('Admin');
@@ -132,6 +133,27 @@ describe.each(['4', '2'])('the example app with htmx %s', (htmxVersion) => {
     await page.reload();
     await page.locator('h1', { hasText: 'Tasks' }).waitFor();
     expect(await page.locator('header nav').count()).toBe(1);
+  });
+
+  test('without a login the Admin link leads to the login page, and logging in lands on the dashboard', async () => {
+    const context = await chromium.browser.newContext();
+    const visitor = await context.newPage();
+    try {
+      await visitor.goto(example.base + '/');
+      await visitor.click('nav a:has-text("Admin")'); // boosted: htmx follows HX-Location to the whole login page
+      await visitor.waitForURL(example.base + '/login?next=%2Fadmin%2F');
+      expect(await visitor.locator('h1').allTextContents()).toEqual(['Log in']);
+      await visitor.fill('input[name=email]', example.app.admin.email);
+      await visitor.fill('input[name=password]', 'wrong');
+      await visitor.click('button:has-text("Log in")');
+      await visitor.locator('[role=alert]', { hasText: 'do not match' }).waitFor();
+      await visitor.fill('input[name=password]', example.app.admin.password);
+      await visitor.click('button:has-text("Log in")');
+      await visitor.waitForURL(example.base + '/admin/');
+      expect(await visitor.locator('h1').allTextContents()).toEqual(['Admin']);
+    } finally {
+      await context.close();
+    }
   });
 
   test('visiting /admin lands on /admin/', async () => {

@@ -32,6 +32,7 @@ describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
 
   test('a change made in another page shows on the dashboard within a second', async () => {
     const dashboard = await chromium.browser.newPage();
+    await dashboard.context().addCookies([await example.adminCookie()]);
     await dashboard.goto(example.base + '/admin/');
     expect(await subscribers(1)).toBe(1); // the extension connected
     await expect(counts(dashboard)).resolves.toBe('0 open · 0 done · 0 tasks');
@@ -85,6 +86,7 @@ describe.each(['4', '2'])('live task counts with htmx %s', (htmxVersion) => {
       await new Promise((r) => setTimeout(r, 300));
       await route.continue();
     });
+    await dashboard.context().addCookies([await example.adminCookie()]);
     await dashboard.goto(example.base + '/admin/');
     expect(await subscribers(1)).toBe(1);
     await dashboard.close();

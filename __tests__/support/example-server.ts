@@ -5,12 +5,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { shutdown, toNodeListener } from '../../core/node/index.ts';
 import { createApp, type AppOptions } from '../../pages-example/app.tsx';
+import { adminCookie } from './node-http.ts';
 
 /** The running example: its app (store, mux, tree) and the address it serves at. */
 export interface ExampleServer {
   readonly app: ReturnType<typeof createApp>;
   /** e.g. "http://127.0.0.1:41234" */
   readonly base: string;
+  /**
+   * Logs in as the admin through the login form's POST, and returns the session cookie for a browser context
+   * (`context.addCookies([cookie])`) or a request (`${cookie.name}=${cookie.value}`).
+   */
+  adminCookie(): Promise<{ name: string; value: string; url: string }>;
 }
 
 /**
@@ -41,6 +47,12 @@ export function useExampleServer(options: AppOptions = {}): ExampleServer {
     },
     get base() {
       return current().base;
+    },
+    async adminCookie() {
+      const { app, base } = current();
+      const pair = await adminCookie(base, app.admin.email, app.admin.password);
+      const eq = pair.indexOf('=');
+      return { name: pair.slice(0, eq), value: pair.slice(eq + 1), url: base };
     },
   };
 }

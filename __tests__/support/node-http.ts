@@ -83,3 +83,19 @@ export function openStream(port: number, path: string, headers: Record<string, s
     req.end();
   });
 }
+
+/**
+ * Logs in to the example app at `base` through its login form, and returns the session cookie (`name=value`).
+ * @example const cookie = await adminCookie(app.url, 'a@b.c', 'secret'); openStream(port, '/admin/events', { cookie })
+ */
+export async function adminCookie(base: string, email: string, password: string): Promise<string> {
+  const res = await fetch(base + '/login', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin' },
+    body: new URLSearchParams({ email, password }),
+    redirect: 'manual',
+  });
+  const pair = res.headers.getSetCookie()[0]?.split(';')[0];
+  if (res.status !== 303 || !pair) throw new Error(`adminCookie(): the login answered ${res.status}`);
+  return pair;
+}

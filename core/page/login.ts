@@ -51,11 +51,13 @@ export function safeNext(next: string | null | undefined, fallback = '/'): strin
   return url.origin === base ? url.pathname + url.search + url.hash : fallback;
 }
 
-// The page the visitor was on: for htmx, the address bar (HX-Current-URL) rather than the fragment's own URL, when
-// it is of this site.
+// The page the visitor wants: the request's own URL, except for a fragment that htmx swaps into an element, whose
+// page is the one in the address bar (HX-Current-URL), when it is of this site. (A boosted link or an htmx request
+// for the whole page navigates: its own URL is the page.)
 function wanted(req: PageRequest): string {
   const url = new URL(req.url);
-  const current = htmxDetails().currentUrl;
+  const htmx = htmxDetails();
+  const current = htmx.swapsIntoElement ? htmx.currentUrl : null;
   if (current !== null && URL.canParse(current) && new URL(current).origin === url.origin) {
     const page = new URL(current);
     return page.pathname + page.search;

@@ -1,0 +1,116 @@
+// Logging in to the admin section: GET /login shows the form, POST /login checks the e-mail address and password
+// (hashed with scrypt at start, compared in constant time; five failures per account lock it for 15 minutes) and
+// sends the visitor back to the page they wanted (`next`, of this site only); POST /logout ends the session.
+
+import {
+  hashPassword,
+  LoginThrottle,
+  parseForm,
+  redirect,
+  safeNext,
+  session,
+  setHeader,
+  setStatus,
+  urlFor,
+  verifyPassword,
+  type PageRequest,
+} from 'pagetree';
+import { z } from 'zod';
+import { Layout } from './layout.tsx';
+import { TasksPage } from './tasks.tsx';
+
+/** The one admin account: from ADMIN_EMAIL and ADMIN_PASSWORD (main.ts), or made up at start. */
+export interface AdminAccount {
+  email: string;
+  password: string;
+}
+
+export interface LoginDeps {
+  admin: AdminAccount;
+}
+
+const LoginInput = z.object({
+  email: z.string().trim().toLowerCase().min(1, 'Your e-mail address').max(254),
+  password: z.string().min(1, 'Your password').max(1024),
+});
+
+interface LoginProps {
+  email: string;
+  next: string;
+  error?: string;
+}
+
+export class LoginPage {
+  readonly #email: string;
+  readonly #passwordHash: Promise<string>;
+  readonly #throttle = new LoginThrottle();
+
+  constructor(deps: LoginDeps) {
+    this.#email = deps.admin.email.trim().toLowerCase();
+    this.#passwordHash = hashPassword(deps.admin.password); // once, at mount: the password itself is not kept
+  }
+
+  props(req: PageRequest): LoginProps {
+    return { email: '', next: safeNext(new URL(req.url).searchParams.get('next')) };
+  }
+
+  async post(req: PageRequest): Promise<LoginProps | Response> {
+    const next = safeNext(new URL(req.url).searchParams.get('next'));
+    const form = await parseForm(req, LoginInput);
+    const email = form.values.email ?? '';
+    if (!form.ok) {
+      setStatus(422);
+      return { email, next, error: 'Give your e-mail address and password.' };
+    }
+    const wait = this.#throttle.wait(form.data.email);
+    if (wait > 0) {
+      setStatus(429);
+      setHeader('Retry-After', String(wait));
+      return { email, next, error: `Too many tries: try again in ${Math.ceil(wait / 60)} minutes.` };
+    }
+    // The password is checked even for an unknown address, so that the answer takes as long either way.
+    const right = await verifyPassword(form.data.password, await this.#passwordHash);
+    if (!right || form.data.email !== this.#email) {
+      this.#throttle.failed(form.data.email);
+      setStatus(422);
+      return { email, next, error: 'That e-mail address and password do not match.' };
+    }
+    this.#throttle.succeeded(form.data.email);
+    const s = await session();
+    await s.regenerate(); // a new id for the logged-in session: one planted before the login names nothing
+    await s.set({ email: form.data.email });
+    return redirect(next);
+  }
+
+  page(props: LoginProps) {
+    const action = `${urlFor(LoginPage)}?${new URLSearchParams({ next: props.next })}`;
+    return (
+      <Layout title="Log in">
+        <form class="login" action={action} method="post">
+          {props.error !== undefined && (
+            <p class="field-error" role="alert" safe>
+              {props.error}
+            </p>
+          )}
+          <label>
+            E-mail address
+            <input name="email" type="email" autocomplete="username" value={props.email} required autofocus />
+          </label>
+          <label>
+            Password
+            <input name="password" type="password" autocomplete="current-password" required />
+          </label>
+          <button type="submit">Log in</button>
+        </form>
+      </Layout>
+    );
+  }
+}
+
+/** POST /logout: ends the session (the cookie deleted) and goes to the tasks. */
+export class LogoutPage {
+  async post() {
+    await (await session()).destroy();
+    return redirect(urlFor(TasksPage));
+  }
+}
