@@ -12,6 +12,7 @@ test('the public names of pagetree', () => {
     'HtmxConfig',
     'HttpError',
     'LoginThrottle',
+    'MemoryBroker',
     'MemorySessionStore',
     'MountError',
     'PatternError',
@@ -91,6 +92,8 @@ test('the public type names of pagetree', () => {
     .filter((name) => !(name in pagetree))
     .sort();
   expect(types).toEqual([
+    'Broker',
+    'BrokerMessage',
     'Children',
     'ComponentInfo',
     'ComponentRef',
@@ -111,6 +114,7 @@ test('the public type names of pagetree', () => {
     'HandlerObject',
     'HtmxDetails',
     'HtmxRequestOptions',
+    'HubFeed',
     'HxLocation',
     'InvalidForm',
     'Logger',

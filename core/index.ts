@@ -49,7 +49,8 @@ export {
   stopPolling,
 } from './page/htmx-response.ts';
 export type { HxLocation, Swap, SwapStyle, TriggerTime } from './page/htmx-response.ts';
-export { EventHub, eventStream } from './http/event-stream.ts';
+export { EventHub, eventStream, type HubFeed } from './http/event-stream.ts';
+export { MemoryBroker, type Broker, type BrokerMessage } from './http/broker.ts';
 export { addFormError, formState, parseForm } from './http/form.ts';
 export type { FieldName, FormResult, FormState, InvalidForm, ParseFormOptions, ValidForm } from './http/form.ts';
 export type { EventStream, EventStreamOptions } from './http/event-stream.ts';

@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { htmxRequest } from '../../core/index.ts';
 import { createApp } from '../../pages-example/app.tsx';
+import { adminCookie, benchAdmin } from '../lib/admin.ts';
 import { environment, setting } from '../lib/main.ts';
 import { fail, formatInt, median, printTable } from '../lib/report.ts';
 import { HOST, runServers, send, serverCpu, serverMemory, startServer } from '../lib/servers.ts';
@@ -31,7 +32,8 @@ runServers('bench/fanout', 10 * 60_000, async () => {
   const server = await startServer('bench/fanout/server.ts', 'example', { pin: false, nodeArgs: ['--expose-gc'] });
   const port = server.port;
   const before = await serverMemory(server, true);
-  const clients = await openStreams(port, CLIENTS, '/admin/events', { 'HX-Request': 'true' });
+  const cookie = await adminCookie(`http://127.0.0.1:${port}`); // the dashboard's stream requires a login
+  const clients = await openStreams(port, CLIENTS, '/admin/events', { 'HX-Request': 'true', cookie });
   const opened = await serverMemory(server, true);
   const times: number[] = [];
   const cpu: number[] = [];
@@ -73,10 +75,14 @@ runServers('bench/fanout', 10 * 60_000, async () => {
 });
 
 async function withoutSockets(): Promise<number[]> {
-  const { mux, store } = createApp({ databasePath: join(mkdtempSync(join(tmpdir(), 'pagetree-fanout-')), 'tasks.db') });
+  const { mux, store } = createApp({
+    databasePath: join(mkdtempSync(join(tmpdir(), 'pagetree-fanout-')), 'tasks.db'),
+    admin: benchAdmin,
+  });
+  const cookie = await adminCookie(mux);
   const readers = await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
-      const res = await mux.fetch(htmxRequest('/admin/events'));
+      const res = await mux.fetch(htmxRequest('/admin/events', { headers: { cookie } }));
       const reader = res.body!.getReader();
       await reader.read(); // the first line
       return reader;

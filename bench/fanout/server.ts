@@ -6,11 +6,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serve } from '../../core/node/index.ts';
 import { createApp } from '../../pages-example/app.tsx';
+import { benchAdmin } from '../lib/admin.ts';
 import { listening, serveParent } from '../lib/child.ts';
 
 serveParent('bench/fanout/server.ts');
 
-const { mux } = createApp({ databasePath: join(mkdtempSync(join(tmpdir(), 'pagetree-fanout-')), 'tasks.db') });
+const { mux } = createApp({
+  databasePath: join(mkdtempSync(join(tmpdir(), 'pagetree-fanout-')), 'tasks.db'),
+  admin: benchAdmin,
+});
 const server = serve(mux, {
   port: 0,
   hostname: '127.0.0.1',

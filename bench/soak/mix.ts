@@ -50,6 +50,8 @@ export interface MixTargets {
   activityList: string;
   /** The stylesheet's fingerprinted URL, as the home page links it. */
   cssUrl: string;
+  /** The admin's session cookie (`name=value`): the admin section requires a login. */
+  admin: string;
 }
 
 let titles = 0;
@@ -71,10 +73,11 @@ function findTaskId(html: string, title: string): string | undefined {
 
 /**
  * The steps, in the order each connection sends them.
- * @example buildMix({ taskList: 'tasks-task-list', addForm: 'tasks-add-form', activityList: 'admin-user-activity-list', cssUrl })
+ * @example buildMix({ taskList: 'tasks-task-list', addForm: 'tasks-add-form', activityList: 'admin-user-activity-list', cssUrl, admin })
  */
 export function buildMix(t: MixTargets): Step[] {
   const hx = (target: string) => ({ 'hx-request': 'true', 'hx-target': target });
+  const admin = { cookie: t.admin };
   // What a browser adds to htmx's POST and DELETE: the app's cross-origin protection lets them through.
   const action = { ...hx(t.taskList), 'sec-fetch-site': 'same-origin' };
   // The add form targets itself; the list and the count come beside it.
@@ -113,12 +116,12 @@ export function buildMix(t: MixTargets): Step[] {
       check: (b, _h, ctx) =>
         b.includes(`<li class="done"><button class="toggle" hx-post="/tasks/${ctx.taskId}/toggle"`),
     },
-    { name: 'page /admin/', method: 'GET', path: '/admin/', headers: {}, want: 200, check: isFullPage },
+    { name: 'page /admin/', method: 'GET', path: '/admin/', headers: admin, want: 200, check: isFullPage },
     {
       name: 'page /admin/users/1',
       method: 'GET',
       path: '/admin/users/1',
-      headers: {},
+      headers: admin,
       want: 200,
       check: (b) => isFullPage(b) && b.includes('Ada Lovelace'),
     },
@@ -126,7 +129,7 @@ export function buildMix(t: MixTargets): Step[] {
       name: 'partial /admin/users/2 (activity)',
       method: 'GET',
       path: '/admin/users/2',
-      headers: hx(t.activityList),
+      headers: { ...hx(t.activityList), ...admin },
       want: 200,
       check: (b) => isFragment(b) && b.includes('found the first bug'),
     },
@@ -166,7 +169,7 @@ export function buildMix(t: MixTargets): Step[] {
       name: '404 /admin/users/999 (intended)',
       method: 'GET',
       path: '/admin/users/999',
-      headers: {},
+      headers: admin,
       want: 404,
       check: (b) => isFullPage(b) && b.includes('No such user'),
     },

@@ -17,6 +17,7 @@ import { runLoad } from '../lib/load.ts';
 import { environment, setting } from '../lib/main.ts';
 import { fail, formatInt, printTable } from '../lib/report.ts';
 import { pinLoad, runServers, send, serverMemory, startServer, type Server } from '../lib/servers.ts';
+import { adminCookie } from '../lib/admin.ts';
 import { buildMix, newTallies, pathOf, record, toRequests, type PassContext, type Step, type Tally } from './mix.ts';
 
 const SOAK_SECONDS = setting('SOAK_SECONDS', 60, 1, 600);
@@ -63,6 +64,7 @@ runServers('bench/soak', (WARMUP_SECONDS + SOAK_SECONDS + 120) * 1000, async () 
     addForm: s.info.addForm!,
     activityList: s.info.activityList!,
     cssUrl,
+    admin: await adminCookie(`http://127.0.0.1:${s.port}`),
   });
   await check(s, steps);
 

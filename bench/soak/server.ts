@@ -12,10 +12,11 @@ import { serve } from 'pagetree/node';
 import { UserPage } from '../../pages-example/admin.tsx';
 import { createApp } from '../../pages-example/app.tsx';
 import { TasksPage } from '../../pages-example/tasks.tsx';
+import { benchAdmin } from '../lib/admin.ts';
 import { listening, serveParent } from '../lib/child.ts';
 
 serveParent('bench/soak/server.ts');
-const { mux, tree } = createApp({ databasePath: ':memory:' });
+const { mux, tree } = createApp({ databasePath: ':memory:', admin: benchAdmin });
 const server = serve(mux, {
   port: 0,
   hostname: '127.0.0.1',

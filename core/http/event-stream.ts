@@ -16,6 +16,7 @@
 // than 1 MiB waits for it. Then the heartbeat stops, `stream.signal` aborts, the cleanup `start`
 // returned runs, and send() resolves false from then on.
 
+import type { Broker, BrokerMessage } from './broker.ts';
 import { consoleLogger } from '../mux/logger.ts';
 
 /** Options of `eventStream`. */
@@ -231,9 +232,26 @@ export class EventHub {
   readonly #streams = new Set<EventStream>();
   readonly #listen: ((hub: EventHub) => void | (() => void)) | undefined;
   #unlisten: void | (() => void) = undefined;
+  readonly #feed: HubFeedResolved | undefined;
+  /** The broker subscription while the hub follows its topic. */
+  #following: AbortController | undefined;
+  #linger: ReturnType<typeof setTimeout> | undefined;
+  /** The last events, for clients that come back with Last-Event-ID: oldest first. */
+  readonly #replay: { id: string; at: number; bytes: Uint8Array }[] = [];
 
-  constructor(listen?: (hub: EventHub) => void | (() => void)) {
-    this.#listen = listen;
+  constructor(listen?: ((hub: EventHub) => void | (() => void)) | HubFeed) {
+    if (typeof listen === 'function' || listen === undefined) {
+      this.#listen = listen;
+      return;
+    }
+    const size = listen.replay?.size ?? 100;
+    const age = listen.replay?.age ?? 300;
+    if (!(Number.isInteger(size) && size >= 0) || !(age >= 0 && age < 2 ** 31 / 1000)) {
+      throw new TypeError(
+        `EventHub: replay ${JSON.stringify(listen.replay)} needs a whole size >= 0 and age in seconds`,
+      );
+    }
+    this.#feed = { broker: listen.broker, topic: listen.topic, render: listen.render, size, age };
   }
 
   /** The open streams. */
@@ -243,7 +261,9 @@ export class EventHub {
 
   /**
    * Answers one client with an event stream fed by this hub (`eventStream`'s answer and options); `start`, if
-   * given, runs with the stream first, e.g. to send it the current state, and may return a cleanup.
+   * given, runs with the stream first, e.g. to send it the current state, and may return a cleanup. With a broker,
+   * a client that comes back with `Last-Event-ID` gets the events it missed first, or one `refresh` event when
+   * they are no longer kept.
    * @example return hub.stream(req, { retry: 2000 });
    */
   stream(
@@ -255,15 +275,14 @@ export class EventHub {
       req,
       (stream) => {
         const cleanup = start?.(stream);
-        if (this.#streams.size === 0) this.#unlisten = this.#listen?.(this);
+        if (this.#feed) {
+          this.#resume(stream, req.headers.get('last-event-id'));
+          this.#follow(this.#feed);
+        } else if (this.#streams.size === 0) this.#unlisten = this.#listen?.(this);
         this.#streams.add(stream);
         return () => {
           this.#streams.delete(stream);
-          if (this.#streams.size === 0 && typeof this.#unlisten === 'function') {
-            const unlisten = this.#unlisten;
-            this.#unlisten = undefined;
-            unlisten();
-          }
+          if (this.#streams.size === 0) this.#idle();
           if (typeof cleanup === 'function') cleanup();
         };
       },
@@ -287,7 +306,17 @@ export class EventHub {
     }
     const html = await (typeof data === 'function' ? data() : data);
     if (typeof html !== 'string') throw new TypeError(`EventHub: send() got ${typeof html}, not an HTML string`);
-    const bytes = encoder.encode(head + dataLines(html));
+    return this.#write(encoder.encode(head + dataLines(html)));
+  }
+
+  /** Ends every open stream (the clients reconnect, to whatever serves them then), and stops following the broker. */
+  close(): void {
+    for (const stream of [...this.#streams]) stream.close();
+    clearTimeout(this.#linger);
+    this.#following?.abort();
+  }
+
+  async #write(bytes: Uint8Array): Promise<number> {
     const writes: Promise<boolean>[] = [];
     for (const stream of this.#streams) writes.push(encodedSends.get(stream)!(bytes));
     let sent = 0;
@@ -295,11 +324,90 @@ export class EventHub {
     return sent;
   }
 
-  /** Ends every open stream (the clients reconnect, to whatever serves them then). */
-  close(): void {
-    for (const stream of [...this.#streams]) stream.close();
+  // The last stream has gone: without a broker, the listener stops now; with one, the hub keeps following the
+  // topic for the replay age, so that a client that reconnects meanwhile misses nothing.
+  #idle(): void {
+    if (!this.#feed) {
+      const unlisten = this.#unlisten;
+      this.#unlisten = undefined;
+      if (typeof unlisten === 'function') unlisten();
+      return;
+    }
+    clearTimeout(this.#linger);
+    this.#linger = setTimeout(() => this.#following?.abort(), this.#feed.age * 1000);
+    (this.#linger as { unref?: () => void }).unref?.();
+  }
+
+  // Subscribes to the topic unless it already does: each message is rendered once, kept for replay, and written
+  // to every open stream with the message's id.
+  #follow(feed: HubFeedResolved): void {
+    clearTimeout(this.#linger);
+    if (this.#following) return;
+    const following = (this.#following = new AbortController());
+    void (async () => {
+      try {
+        for await (const message of feed.broker.subscribe(feed.topic, following.signal)) {
+          let html: string;
+          try {
+            html = await feed.render(message);
+          } catch (err) {
+            consoleLogger.error(`pagetree: EventHub could not render message ${message.id} of ${feed.topic}:`, err);
+            continue;
+          }
+          const bytes = encoder.encode(fields({ id: message.id }) + dataLines(html));
+          this.#keep(message.id, bytes);
+          await this.#write(bytes);
+        }
+      } catch (err) {
+        consoleLogger.error(`pagetree: EventHub's subscription to ${feed.topic} failed:`, err);
+      } finally {
+        if (this.#following === following) {
+          this.#following = undefined;
+          this.#replay.length = 0; // what follows was not heard: a client coming back gets a refresh
+          // A subscription that ended while clients are connected (the broker closed): they reconnect.
+          for (const stream of [...this.#streams]) stream.close();
+        }
+      }
+    })();
+  }
+
+  #keep(id: string, bytes: Uint8Array): void {
+    const { size, age } = this.#feed!;
+    const now = Date.now();
+    this.#replay.push({ id, at: now, bytes });
+    while (this.#replay.length > size || (this.#replay.length > 0 && now - this.#replay[0]!.at > age * 1000)) {
+      this.#replay.shift();
+    }
+  }
+
+  // A client back with the id of the last event it saw: the events after it, or a refresh when they are gone.
+  #resume(stream: EventStream, lastId: string | null): void {
+    if (lastId === null) return;
+    const now = Date.now();
+    const kept = this.#replay.filter((e) => now - e.at <= this.#feed!.age * 1000);
+    const at = kept.findIndex((e) => e.id === lastId);
+    const send = encodedSends.get(stream)!;
+    if (at === -1) {
+      const latest = kept.at(-1)?.id;
+      void send(encoder.encode(`event: refresh\n${latest === undefined ? '' : `id: ${latest}\n`}data: refresh\n\n`));
+      return;
+    }
+    for (const event of kept.slice(at + 1)) void send(event.bytes);
   }
 }
+
+/** What an `EventHub` follows instead of a listener: a broker's topic. */
+export interface HubFeed {
+  broker: Broker;
+  topic: string;
+  /** Renders the event of a message, once per message whatever the number of streams. */
+  render: (message: BrokerMessage) => string | Promise<string>;
+  /** The events kept for clients that reconnect: how many (default 100) and for how long, in seconds (default 300). */
+  replay?: { size?: number; age?: number };
+}
+
+/** A feed with its replay limits filled in. */
+type HubFeedResolved = Required<Omit<HubFeed, 'replay'>> & { size: number; age: number };
 
 // The `event:` and `id:` lines of an event; a line break in them would start another field.
 function fields(options: { event?: string; id?: string } | undefined): string {
