@@ -102,6 +102,11 @@ describe('requireLogin', () => {
     expect([res.status, res.headers.get('hx-location')]).toEqual([200, '/login?next=%2Fadmin%2Fusers']);
   });
 
+  test('a POST without a login comes back to the home page: its URL is no page to GET', async () => {
+    const res = await app().fetch(new Request('http://localhost/admin/users', { method: 'POST' }));
+    expect([res.status, res.headers.get('location')]).toEqual([303, '/login?next=%2F']);
+  });
+
   test('logging in sends the visitor back to where they were, and the section lets them in', async () => {
     const mux = app();
     const login = await mux.fetch(
@@ -138,6 +143,11 @@ test.each<[string, string | null, string]>([
   ['a scheme', 'javascript:alert(1)', '/'],
   ['a relative path', 'admin', '/'],
   ['encoded slashes stay a path', '/%2F%2Fevil.example', '/%2F%2Fevil.example'],
+  ['a dot segment that leaves //', '/.//evil.example', '/'],
+  ['a dot-dot segment that leaves //', '/a/..//evil.example', '/'],
+  ['an encoded dot segment', '/%2e//evil.example', '/'],
+  ['a dot and a backslash', '/.\\/evil.example', '/'],
+  ['a dot, a slash and a backslash', '/./\\evil.example', '/'],
 ])('safeNext: %s', (_name, next, expected) => {
   expect(safeNext(next)).toBe(expected);
 });
@@ -186,32 +196,46 @@ describe('LoginThrottle', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  test('five failures lock the account for the rest of the window, whatever its case; a success forgets them', () => {
+  test('five tries lock the account for the rest of the window, whatever its case; a success forgets them', () => {
     const throttle = new LoginThrottle();
-    for (let i = 0; i < 4; i++) throttle.failed('Ada@example.com', '10.0.0.1');
-    expect(throttle.wait('ada@example.com', '10.0.0.2')).toBe(0);
-    throttle.failed(' ada@EXAMPLE.com', '10.0.0.3');
-    expect(throttle.wait('ada@example.com', '10.0.0.4')).toBe(900);
+    for (let i = 0; i < 5; i++)
+      expect(throttle.attempt(i === 3 ? ' ADA@example.com' : 'ada@example.com', `10.0.0.${i}`)).toBe(0);
+    expect(throttle.attempt('ada@example.com', '10.0.0.9')).toBe(900);
     now += 600_000;
-    expect(throttle.wait('ada@example.com')).toBe(300);
+    expect(throttle.attempt('ada@example.com')).toBe(300);
     now += 300_000;
-    expect(throttle.wait('ada@example.com')).toBe(0);
-    throttle.failed('bo@example.com');
+    expect(throttle.attempt('ada@example.com')).toBe(0);
+    for (let i = 0; i < 4; i++) throttle.attempt('bo@example.com');
     throttle.succeeded('bo@example.com');
-    for (let i = 0; i < 4; i++) throttle.failed('bo@example.com');
-    expect(throttle.wait('bo@example.com')).toBe(0);
+    for (let i = 0; i < 5; i++) expect(throttle.attempt('bo@example.com')).toBe(0);
   });
 
-  test('one address trying many accounts is slowed as well', () => {
+  test('a burst sent at once is counted before any password is checked', async () => {
+    const throttle = new LoginThrottle();
+    const tries = await Promise.all(
+      Array.from({ length: 40 }, async () => {
+        const wait = throttle.attempt('ada@example.com');
+        if (wait > 0) return 429;
+        await new Promise((r) => setImmediate(r)); // the password check
+        return 422;
+      }),
+    );
+    expect(tries.filter((status) => status === 422)).toHaveLength(5);
+    expect(tries.filter((status) => status === 429)).toHaveLength(35);
+  });
+
+  test('one address trying many accounts is slowed as well; its right logins are not counted', () => {
     const throttle = new LoginThrottle({ perAddress: 10, window: 60 });
-    for (let i = 0; i < 10; i++) throttle.failed(`user${i}@example.com`, '203.0.113.9');
-    expect(throttle.wait('someone@example.com', '203.0.113.9')).toBe(60);
-    expect(throttle.wait('someone@example.com', '203.0.113.10')).toBe(0);
+    throttle.attempt('me@example.com', '203.0.113.9');
+    throttle.succeeded('me@example.com', '203.0.113.9');
+    for (let i = 0; i < 10; i++) expect(throttle.attempt(`user${i}@example.com`, '203.0.113.9')).toBe(0);
+    expect(throttle.attempt('someone@example.com', '203.0.113.9')).toBe(60);
+    expect(throttle.attempt('someone@example.com', '203.0.113.10')).toBe(0);
   });
 
   test('memory is bounded: past maxKeys the oldest are forgotten', () => {
     const throttle = new LoginThrottle({ perAccount: 1, maxKeys: 3 });
-    for (const who of ['a', 'b', 'c', 'd']) throttle.failed(who);
-    expect(['a', 'b', 'c', 'd'].map((who) => throttle.wait(who))).toEqual([0, 900, 900, 900]);
+    for (const who of ['a', 'b', 'c', 'd']) throttle.attempt(who);
+    expect(['b', 'c', 'd', 'a'].map((who) => throttle.attempt(who))).toEqual([900, 900, 900, 0]); // a was forgotten
   });
 });

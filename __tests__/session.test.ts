@@ -175,6 +175,73 @@ test('with a store the data stays on the server, and destroy() ends the session 
   expect(store.size).toBe(0);
 });
 
+test('a cookie cut short, or from a clock far ahead, reads as a new session (no 500, no extra life)', async () => {
+  const jar = new Map<string, string>();
+  await send(app(), jar, '/set?userId=7', 'POST');
+  const cut = new Map([['pagetree-session', 'v1.' + 'A'.repeat(41)]]); // a length base64 cannot have
+  expect(await send(app(), cut, '/show')).toMatchObject({ status: 200, body: { data: {} } });
+  const ahead = new Map<string, string>();
+  now += 365 * 86_400_000; // another instance, a year ahead, writes it
+  await send(app(), ahead, '/set?userId=8', 'POST');
+  now -= 365 * 86_400_000;
+  expect((await send(app(), ahead, '/show')).body.data).toEqual({});
+});
+
+test('a short idle timeout is refreshed within it, so an active visitor stays in', async () => {
+  const mux = app({ secret, session: { idleTimeout: 30 } });
+  const jar = new Map<string, string>();
+  await send(mux, jar, '/set?userId=7', 'POST');
+  for (let i = 0; i < 6; i++) {
+    now += 20_000;
+    expect((await send(mux, jar, '/show')).body.data).toEqual({ userId: '7' });
+  }
+});
+
+test('with a store: a refresh does not write the data back, so a logout meanwhile stays a logout', async () => {
+  const store = new MemorySessionStore();
+  let writes = 0;
+  const counted = {
+    get: (id: string) => store.get(id),
+    set: (id: string, d: object, ttl: number) => (writes++, store.set(id, d, ttl)),
+    delete: (id: string) => store.delete(id),
+  };
+  const mux = app({ secret, session: { store: counted } });
+  const jar = new Map<string, string>();
+  await send(mux, jar, '/set?userId=7', 'POST');
+  expect(writes).toBe(1);
+  now += 120_000;
+  const copy = new Map(jar);
+  expect((await send(mux, jar, '/show')).lines).toHaveLength(1); // the cookie is refreshed…
+  expect(writes).toBe(1); // …the stored data is not written again
+  await send(mux, jar, '/logout', 'POST');
+  expect((await send(mux, copy, '/show')).body).toMatchObject({ data: {} });
+  expect((await send(mux, copy, '/show')).body.id).not.toBe((await send(mux, new Map(copy), '/show')).body.id); // new each time: nothing to resume
+});
+
+test('a store keeps data off the cookie even when the cookie had it before the store was configured', async () => {
+  const jar = new Map<string, string>();
+  await send(app(), jar, '/set?note=' + 'x'.repeat(1000), 'POST');
+  const withStore = app({ secret, session: { store: new MemorySessionStore() } });
+  await send(withStore, jar, '/set?userId=7', 'POST');
+  expect(jar.get('pagetree-session')!.length).toBeLessThan(200);
+});
+
+test('MemorySessionStore drops expired entries as new ones come', () => {
+  const store = new MemorySessionStore();
+  for (let i = 0; i < 1500; i++) store.set(`old${i}`, {}, 60);
+  now += 61_000;
+  for (let i = 0; i < 600; i++) store.set(`new${i}`, {}, 60);
+  expect(store.size).toBe(600);
+});
+
+test('the cookie takes the attributes given, e.g. Secure behind a proxy that ends TLS', async () => {
+  const mux = app({ secret, session: { cookieOptions: { secure: true, sameSite: 'strict', path: '/app' } } });
+  const set = await send(mux, new Map(), '/set?userId=7', 'POST');
+  expect(set.lines).toEqual([
+    expect.stringMatching(/; Max-Age=604800; Path=\/app; HttpOnly; Secure; SameSite=Strict$/),
+  ]);
+});
+
 test('mount checks the options, and session() without a secret says how to give one', async () => {
   const mountWith = (options: object) => () => mount(new ServeMux(), App, '/', 'App', options);
   expect(mountWith({ secret: [] })).toThrow(
@@ -185,6 +252,9 @@ test('mount checks the options, and session() without a secret says how to give 
   );
   expect(mountWith({ secret, session: { idleTimeout: 0 } })).toThrow(
     'mount: App (session.idleTimeout): 0 is not a number of seconds',
+  );
+  expect(mountWith({ session: {} })).toThrow(
+    'mount: App (session): sessions are sealed with the secret, and none is given',
   );
   expect(mountWith({ secret, session: { cookie: 'my session' } })).toThrow(
     'mount: App (session.cookie): "my session" is not a cookie name',

@@ -1,5 +1,5 @@
 // Logging in to the admin section: GET /login shows the form, POST /login checks the e-mail address and password
-// (hashed with scrypt at start, compared in constant time; five failures per account lock it for 15 minutes) and
+// (hashed with scrypt at start, compared in constant time; five tries per account in 15 minutes, then a 429) and
 // sends the visitor back to the page they wanted (`next`, of this site only); POST /logout ends the session.
 
 import {
@@ -62,7 +62,7 @@ export class LoginPage {
       setStatus(422);
       return { email, next, error: 'Give your e-mail address and password.' };
     }
-    const wait = this.#throttle.wait(form.data.email);
+    const wait = this.#throttle.attempt(form.data.email); // counted now, before the password is checked
     if (wait > 0) {
       setStatus(429);
       setHeader('Retry-After', String(wait));
@@ -71,7 +71,6 @@ export class LoginPage {
     // The password is checked even for an unknown address, so that the answer takes as long either way.
     const right = await verifyPassword(form.data.password, await this.#passwordHash);
     if (!right || form.data.email !== this.#email) {
-      this.#throttle.failed(form.data.email);
       setStatus(422);
       return { email, next, error: 'That e-mail address and password do not match.' };
     }

@@ -15,6 +15,8 @@ import { optionalNodeModule } from './static-load.ts';
 // OWASP's minimum for scrypt is N=2^17, r=8, p=1 (128 MiB); 2^15 with r=8 keeps each hash at 32 MiB and ~0.1 s, so
 // that a burst of logins cannot exhaust memory. PBKDF2: workerd refuses more than 100,000 iterations.
 const scryptParams = { N: 32_768, r: 8, p: 1 };
+// The most memory verifying a hash may take (128·N·r bytes): 4× what hashPassword's take.
+const maxScryptMemory = 128 * 1024 * 1024;
 const pbkdf2Iterations = 100_000;
 const keyLength = 32;
 const encoder = new TextEncoder();
@@ -43,12 +45,17 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
   let actual: Uint8Array;
   if (parts[0] === 'scrypt' && parts.length === 6) {
     const [N, r, p] = parts.slice(1, 4).map(Number) as [number, number, number];
-    if (![N, r, p].every((n) => Number.isSafeInteger(n) && n > 0) || N > 1 << 20 || r > 32 || p > 16) return false;
+    if (![N, r, p].every((n) => Number.isSafeInteger(n) && n > 0) || p > 16) return false;
     if (N < 2 || (N & (N - 1)) !== 0) return false; // scrypt's N is a power of two
+    if (128 * N * r > maxScryptMemory) return false; // a stored hash must not take the process's memory
     const [salt, key] = [decode(parts[4]!), decode(parts[5]!)];
     if (!salt || !key) return false;
     expected = key;
-    actual = await scrypt(password, salt, N, r, p, expected.length);
+    try {
+      actual = await scrypt(password, salt, N, r, p, expected.length);
+    } catch {
+      return false; // no scrypt on this runtime, or parameters it refuses: a hash it cannot read
+    }
   } else if (parts[0] === 'pbkdf2-sha256' && parts.length === 4) {
     const iterations = Number(parts[1]);
     if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > 10_000_000) return false;

@@ -2,9 +2,12 @@
 // many accounts' from one address, slows to a few tries per window. In this process's memory: several instances
 // each count their own share (a shared store is issue 27's next step).
 //
-//   const wait = throttle.wait(email, address);   // seconds until the next try is allowed; 0: now
+//   const wait = throttle.attempt(email, address);   // counts the try now; seconds to wait, 0: go ahead
 //   if (wait > 0) → 429 with Retry-After: wait
-//   throttle.failed(email, address) after a wrong password; throttle.succeeded(email) after a right one
+//   … check the password …; throttle.succeeded(email, address) when it was right
+//
+// A try is counted before the password is checked, not after: a burst of tries sent at once would otherwise all
+// pass the check while the first ones are still hashing.
 
 /** How many failures a window allows. */
 export interface ThrottleOptions {
@@ -39,22 +42,23 @@ export class LoginThrottle {
     this.#maxKeys = options.maxKeys ?? 100_000;
   }
 
-  /** Seconds until `account` (from `address`, when known) may try again; 0 when it may now. */
-  wait(account: string, address?: string): number {
-    const waits = [this.#waitFor(accountKey(account), this.#perAccount)];
-    if (address !== undefined) waits.push(this.#waitFor(`address:${address}`, this.#perAddress));
-    return Math.max(...waits);
+  /**
+   * Counts a login try of `account` from `address` (when known), unless one of them is over its limit: then nothing
+   * is counted, and the result is the seconds to wait. 0: go ahead and check the password.
+   */
+  attempt(account: string, address?: string): number {
+    const keys = [accountKey(account), ...(address === undefined ? [] : [`address:${address}`])];
+    const limits = [this.#perAccount, this.#perAddress];
+    const wait = Math.max(...keys.map((key, i) => this.#waitFor(key, limits[i]!)));
+    if (wait === 0) for (const key of keys) this.#count(key);
+    return wait;
   }
 
-  /** Counts a failed login of `account` from `address`. */
-  failed(account: string, address?: string): void {
-    this.#count(accountKey(account));
-    if (address !== undefined) this.#count(`address:${address}`);
-  }
-
-  /** A successful login: the account's failures are forgotten (the address's stay). */
-  succeeded(account: string): void {
+  /** The try was right: the account's count is forgotten, and the address's try not counted. */
+  succeeded(account: string, address?: string): void {
     this.#counts.delete(accountKey(account));
+    const count = address === undefined ? undefined : this.#current(`address:${address}`);
+    if (count) count.failures--;
   }
 
   #current(key: string): Count | undefined {

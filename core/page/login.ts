@@ -48,19 +48,22 @@ export function safeNext(next: string | null | undefined, fallback = '/'): strin
   if (/[\u0000-\u001f\u007f]/.test(next)) return fallback;
   const base = 'http://pagetree.invalid';
   const url = new URL(next, base);
-  return url.origin === base ? url.pathname + url.search + url.hash : fallback;
+  const path = url.pathname + url.search + url.hash;
+  // Dot segments are resolved: `/.//evil.example` is `//evil.example` by now, which a browser reads as a host.
+  return url.origin === base && !path.startsWith('//') && !path.startsWith('/\\') ? path : fallback;
 }
 
-// The page the visitor wants: the request's own URL, except for a fragment that htmx swaps into an element, whose
-// page is the one in the address bar (HX-Current-URL), when it is of this site. (A boosted link or an htmx request
-// for the whole page navigates: its own URL is the page.)
+// The page the visitor wants: the request's own URL for a GET (or HEAD); for a fragment that htmx swaps into an
+// element, the page in the address bar (HX-Current-URL, its path: behind a TLS proxy its scheme differs from the
+// request's). Another method's URL is no page to come back to (a GET there after the login would be a 405): the
+// home page, `/`.
 function wanted(req: PageRequest): string {
   const url = new URL(req.url);
   const htmx = htmxDetails();
   const current = htmx.swapsIntoElement ? htmx.currentUrl : null;
-  if (current !== null && URL.canParse(current) && new URL(current).origin === url.origin) {
+  if (current !== null && URL.canParse(current) && new URL(current).host === url.host) {
     const page = new URL(current);
     return page.pathname + page.search;
   }
-  return url.pathname + url.search;
+  return req.method === 'GET' || req.method === 'HEAD' ? url.pathname + url.search : '/';
 }

@@ -105,7 +105,15 @@ export function mount<TRoot extends object, TDeps = unknown>(
   if ('secret' in options || options.dev) treeSecrets.set(tree, checkSecret(mux, rootName, options));
   if (options.flashCookie !== undefined)
     treeFlashCookies.set(tree, checkCookieName(`${rootName} (flashCookie)`, options.flashCookie));
-  if (options.session !== undefined) treeSessionOptions.set(tree, checkSessionOptions(rootName, options.session));
+  if (options.session !== undefined) {
+    if (!treeSecrets.has(tree)) {
+      throw new MountError(
+        `${rootName} (session)`,
+        'sessions are sealed with the secret, and none is given; pass secret: process.env.PAGETREE_SECRET as well',
+      );
+    }
+    treeSessionOptions.set(tree, checkSessionOptions(rootName, options.session));
+  }
   register(mux, tree, order, options);
   order.forEach(runInit);
   if (options.notFound !== undefined) registerNotFound(mux, tree, options);

@@ -18,7 +18,7 @@
 
 import { context, treeSessionOptions, type RequestContext } from './context.ts';
 import { base64url, fromBase64url } from '../http/base64url.ts';
-import { deleteCookie, queueCookie, requestCookies, secretsOf } from './cookies.ts';
+import { deleteCookie, queueCookie, requestCookies, secretsOf, type CookieOptions } from './cookies.ts';
 import type { Register } from './url-types.ts';
 
 /** What a session holds, declared once: `declare module 'pagetree' { interface Register { session: { userId: number } } }`. */
@@ -44,6 +44,11 @@ export interface SessionOptions {
   absoluteTimeout?: number;
   /** Keep the data on the server instead of in the cookie. */
   store?: SessionStore;
+  /**
+   * The cookie's attributes (`setCookie`'s options but its lifetime, which is the session's). `secure: true` behind
+   * a proxy that ends TLS, where the request the app sees is http.
+   */
+  cookieOptions?: Omit<CookieOptions, 'maxAge' | 'expires'>;
 }
 
 /** One visitor's session, for the current request. */
@@ -73,9 +78,11 @@ interface Payload {
 const defaults = { cookie: 'pagetree-session', idleTimeout: 7_200, absoluteTimeout: 604_800 };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
-// A session read by a request older than this (seconds) is written again, so that an active visitor's idle clock
-// restarts without a Set-Cookie on every answer.
-const refreshAfter = 60;
+// A session last written longer ago than this (seconds; half the idle timeout when that is shorter) is written
+// again, so that an active visitor's idle clock restarts without a Set-Cookie on every answer.
+const maxRefreshAfter = 60;
+// How far ahead of this instance's clock another instance's may be.
+const clockSkew = 60;
 
 const sessions = new WeakMap<RequestContext, Promise<Session>>();
 
@@ -92,23 +99,37 @@ export function session(): Promise<Session> {
 
 async function open(ctx: RequestContext): Promise<Session> {
   const options = { ...defaults, ...treeSessionOptions.get(ctx.tree) };
+  const { store } = options;
   const secrets = secretsOf(ctx, 'session');
   const now = Math.floor(Date.now() / 1000);
   const read = await decrypt(secrets, options.cookie, requestCookies(ctx)[options.cookie]);
-  const live = read && now - read.active <= options.idleTimeout && now - read.created <= options.absoluteTimeout;
-  let payload: Payload = live ? read : { id: newId(), created: now, active: now, data: {} };
-  let data: Record<string, unknown> = {};
-  if (live && options.store) data = { ...((await options.store.get(payload.id)) ?? {}) };
-  else if (live) data = { ...payload.data };
+  // A cookie from the future (another instance's clock far ahead) is not trusted to say how old it is.
+  const live =
+    read !== undefined &&
+    read.created <= now + clockSkew &&
+    read.active <= now + clockSkew &&
+    now - read.active <= options.idleTimeout &&
+    now - read.created <= options.absoluteTimeout;
+  let stored: object | undefined;
+  if (live && store) stored = await store.get(read.id);
+  // With a store, a session the store no longer has (destroyed, expired there) is over, whatever the cookie says.
+  const current = live && (!store || stored !== undefined);
+  let payload: Payload = current ? { id: read.id, created: read.created, active: read.active } : fresh(now);
+  let data: Record<string, unknown> = current ? { ...(store ? stored : read.data) } : {};
+  const cookieOptions = { ...options.cookieOptions, maxAge: undefined, expires: undefined };
 
-  const write = async () => {
+  // Writes the cookie (and the store's entry when the data changed) with this request as the last activity.
+  const write = async (changed: boolean) => {
     const ttl = payload.created + options.absoluteTimeout - now;
     payload = { ...payload, active: now };
-    if (options.store) await options.store.set(payload.id, data, ttl);
-    const sealed = await encrypt(secrets[0]!, options.cookie, options.store ? payload : { ...payload, data });
-    queueCookie(ctx, 'session', options.cookie, sealed, { maxAge: ttl });
+    if (store && changed) await store.set(payload.id, data, ttl);
+    const sealed = await encrypt(secrets[0]!, options.cookie, store ? payload : { ...payload, data });
+    queueCookie(ctx, 'session', options.cookie, sealed, { ...cookieOptions, maxAge: ttl });
   };
-  if (live && now - read.active > refreshAfter) await write();
+  // An active visitor's idle clock restarts: the cookie is written again, at most every refreshAfter seconds. (The
+  // store's entry is not: its time to live is the absolute expiry, which a refresh does not move.)
+  const refreshAfter = Math.min(maxRefreshAfter, Math.floor(options.idleTimeout / 2));
+  if (current && now - payload.active > refreshAfter) await write(false);
 
   return {
     get id() {
@@ -120,21 +141,25 @@ async function open(ctx: RequestContext): Promise<Session> {
     async set(values) {
       data = { ...data, ...values };
       for (const [key, value] of Object.entries(values)) if (value === undefined) delete data[key];
-      await write();
+      await write(true);
     },
     async regenerate() {
       const old = payload.id;
       payload = { ...payload, id: newId() };
-      if (options.store) await options.store.delete(old);
-      await write();
+      if (store) await store.delete(old);
+      await write(true);
     },
     async destroy() {
-      if (options.store) await options.store.delete(payload.id);
+      if (store) await store.delete(payload.id);
       data = {};
-      payload = { id: newId(), created: now, active: now };
-      deleteCookie(options.cookie);
+      payload = fresh(now);
+      deleteCookie(options.cookie, cookieOptions);
     },
   };
+}
+
+function fresh(now: number): Payload {
+  return { id: newId(), created: now, active: now };
 }
 
 function newId(): string {
@@ -183,7 +208,12 @@ async function decrypt(
   value: string | undefined,
 ): Promise<Payload | undefined> {
   if (value === undefined || !/^v1\.[A-Za-z0-9_-]{40,}$/.test(value)) return undefined;
-  const bytes = fromBase64url(value.slice(3));
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = fromBase64url(value.slice(3));
+  } catch {
+    return undefined; // a length base64 cannot have: cut short on the way
+  }
   const aad = encoder.encode(name);
   for (const secret of secrets) {
     try {
@@ -205,6 +235,9 @@ async function decrypt(
   return undefined;
 }
 
+// MemorySessionStore drops its expired entries every this many sets.
+const prune = 1000;
+
 /**
  * A `SessionStore` in this process's memory, for one instance and for tests: entries expire with their `ttl`.
  * Several instances share a store of Postgres or Redis instead.
@@ -212,6 +245,7 @@ async function decrypt(
  */
 export class MemorySessionStore implements SessionStore {
   readonly #entries = new Map<string, { data: object; expires: number }>();
+  #sets = 0;
 
   get(id: string): object | undefined {
     const entry = this.#entries.get(id);
@@ -220,6 +254,12 @@ export class MemorySessionStore implements SessionStore {
   }
 
   set(id: string, data: object, ttl: number): void {
+    // Expired entries go as new ones come: every `prune` sets, each expired entry is dropped.
+    if (++this.#sets % prune === 0) {
+      const now = Date.now();
+      for (const [key, entry] of this.#entries) if (entry.expires <= now) this.#entries.delete(key);
+    }
+    this.#entries.delete(id);
     this.#entries.set(id, { data: structuredClone(data), expires: Date.now() + ttl * 1000 });
   }
 
