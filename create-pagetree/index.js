@@ -71,6 +71,7 @@ const name = basename(target)
   .toLowerCase()
   .replace(/[^a-z0-9._-]+/g, '-')
   .replace(/^[._-]+/, '');
+if (!name) fail(`${options.dir}: a package name needs a letter or digit`);
 
 // Versions the template is tested with (the package test installs them).
 const versions = {

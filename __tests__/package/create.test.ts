@@ -4,7 +4,7 @@
 // npm start on that runtime, whose pages are checked over HTTP: the full page, an htmx 2 or 4 partial with the
 // region beside it, a 422, a flash message across a redirect, and the fingerprinted static files.
 
-import { appendFileSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   attempt,
@@ -148,6 +148,26 @@ describe.each(cases)('npm create pagetree: %s', (_name, c) => {
     const cookie = posted.headers.getSetCookie()[0]!.split(';')[0]!;
     expect(await (await fetch(app.url + '/', { headers: { cookie } })).text()).toContain('Thank you, Bo!');
   });
+});
+
+test.each<[string, string[], string]>([
+  ['no directory', [], 'create-pagetree: name one directory for the new app, e.g. my-app'],
+  [
+    'an unknown runtime',
+    ['app', '--runtime', 'node18'],
+    'create-pagetree: --runtime node18: use node, bun, deno or workers',
+  ],
+  ['an unknown htmx', ['app', '--htmx', '3'], 'create-pagetree: --htmx 3: use 4 or 2'],
+  ['--cjs off node', ['app', '--runtime', 'bun', '--cjs'], 'create-pagetree: --cjs is for --runtime node'],
+  ['an unknown flag', ['app', '--typescript'], "create-pagetree: Unknown option '--typescript'"],
+  ['a directory that is not empty', ['.'], 'create-pagetree: . exists and is not empty'],
+])('the scaffolder refuses %s, says why, and writes nothing', (_name, args, message) => {
+  const dir = tempDir('create-refused');
+  writeFileSync(join(dir, 'keep.txt'), 'mine');
+  const r = attempt(process.execPath, [join(repoRoot, 'create-pagetree/index.js'), ...args], dir);
+  expect([r.status, r.output]).toEqual([2, expect.stringContaining(message)]);
+  expect(r.output).toContain('usage: npm create pagetree@latest <dir>');
+  expect(readdirSync(dir)).toEqual(['keep.txt']);
 });
 
 describe('the node project', () => {
