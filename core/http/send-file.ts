@@ -9,6 +9,7 @@
 // Bytes, a string or a Blob are whole in hand: their ETag is a SHA-256 of the bytes (Web Crypto), and ranges are
 // served. A stream is sent as it comes: no ETag unless given, no ranges (its length is not known beforehand).
 
+import { base64url } from './base64url.ts';
 import { liteResponse } from '../mux/response.ts';
 import { notModified, requestedRange, type Entity } from './conditional.ts';
 import { typeOf } from './static-load.ts';
@@ -95,8 +96,7 @@ async function bytesOf(file: Uint8Array | ArrayBuffer | string | Blob): Promise<
 // The first 16 bytes of the SHA-256, base64url: the form static files' ETags have.
 async function hashEtag(bytes: Uint8Array): Promise<string> {
   const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  const text = btoa(String.fromCharCode(...digest.subarray(0, 16)));
-  return `"${text.replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_')}"`;
+  return `"${base64url(digest.subarray(0, 16))}"`;
 }
 
 function checkEtag(etag: string): string {

@@ -10,6 +10,7 @@
 // digests and compressed variants included) needs none of them. mime rather than mime-types for the same reason:
 // it is ES modules with no require('path').
 
+import { base64url } from './base64url.ts';
 import mime from 'mime';
 
 /** One encoding of a file as it is sent, with its own ETag. */
@@ -127,17 +128,12 @@ function prepare(
   encodings = compress(body, type),
   sha256 = nodeModule('node:crypto', 'hashes a file').createHash('sha256').update(body).digest('hex'),
 ): StaticFile {
-  const etag = `"${base64url(sha256.slice(0, 32))}"`;
+  // The ETag: the first 16 bytes of the digest, base64url (22 characters).
+  const etag = `"${base64url(Uint8Array.from(sha256.slice(0, 32).match(/../g)!, (h) => parseInt(h, 16)))}"`;
   const file: StaticFile = { type, lastModified, hash: sha256.slice(0, 8), identity: { body, etag } };
   if (encodings.gzip) file.gzip = { body: encodings.gzip, etag: etag.replace(/"$/, '-gz"') };
   if (encodings.br) file.br = { body: encodings.br, etag: etag.replace(/"$/, '-br"') };
   return file;
-}
-
-// The ETag: the first 16 bytes of the digest, base64url (22 characters), as Buffer's 'base64url' writes them.
-function base64url(hex: string): string {
-  const bytes = String.fromCharCode(...hex.match(/../g)!.map((h) => parseInt(h, 16)));
-  return btoa(bytes).replace(/=+$/, '').replaceAll('+', '-').replaceAll('/', '_');
 }
 
 function* walk(dir: string): Generator<string> {

@@ -50,7 +50,8 @@ export function safeNext(next: string | null | undefined, fallback = '/'): strin
   const url = new URL(next, base);
   const path = url.pathname + url.search + url.hash;
   // Dot segments are resolved: `/.//evil.example` is `//evil.example` by now, which a browser reads as a host.
-  return url.origin === base && !path.startsWith('//') && !path.startsWith('/\\') ? path : fallback;
+  // (A backslash cannot be left: the URL parser makes each one a slash in an http path.)
+  return url.origin === base && !path.startsWith('//') ? path : fallback;
 }
 
 // The page the visitor wants: the request's own URL for a GET (or HEAD); for a fragment that htmx swaps into an
