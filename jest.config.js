@@ -19,6 +19,8 @@ module.exports = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     '^pagetree$': '<rootDir>/core/index.ts',
     '^pagetree/node$': '<rootDir>/core/node/index.ts',
+    '^pagetree/postgres$': '<rootDir>/core/engines/postgres.ts',
+    '^pagetree/redis$': '<rootDir>/core/engines/redis.ts',
     '^pagetree/jsx-runtime$': '<rootDir>/jsx-runtime/index.ts',
     '^pagetree/jsx-dev-runtime$': '<rootDir>/jsx-runtime/dev.ts',
   },

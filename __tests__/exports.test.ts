@@ -1,6 +1,8 @@
 import { resolve } from 'node:path';
 import ts from 'typescript';
 import * as pagetree from '../core/index.ts';
+import * as postgres from '../core/engines/postgres.ts';
+import * as redis from '../core/engines/redis.ts';
 import * as node from '../core/node/index.ts';
 
 // An accidental export shows up here in review.
@@ -14,9 +16,11 @@ test('the public names of pagetree', () => {
     'LoginThrottle',
     'MemoryBroker',
     'MemorySessionStore',
+    'MemoryThrottleStore',
     'MountError',
     'PatternError',
     'ServeMux',
+    'Subscriptions',
     'UrlForError',
     'addFormError',
     'alsoRender',
@@ -70,6 +74,11 @@ test('the public names of pagetree', () => {
 
 test('the public names of pagetree/node', () => {
   expect(Object.keys(node).sort()).toEqual(['onShutdown', 'serve', 'shutdown', 'toNodeListener']);
+});
+
+test('the public names of pagetree/postgres and pagetree/redis', () => {
+  expect(Object.keys(postgres).sort()).toEqual(['PostgresBroker', 'PostgresSessionStore', 'PostgresThrottleStore']);
+  expect(Object.keys(redis).sort()).toEqual(['RedisBroker', 'RedisSessionStore', 'RedisThrottleStore']);
 });
 
 // The names exported only as types (interfaces and type aliases), read by the compiler from the entry's
@@ -142,7 +151,9 @@ test('the public type names of pagetree', () => {
     'StaticOptions',
     'Swap',
     'SwapStyle',
+    'ThrottleCount',
     'ThrottleOptions',
+    'ThrottleStore',
     'Tree',
     'TriggerTime',
     'UrlParams',

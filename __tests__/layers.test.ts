@@ -4,6 +4,7 @@
 //   http/  static files, cross-origin, bodies  → mux/, errors.ts
 //   page/  route tags, page tree, pipeline     → http/, mux/, errors.ts
 //   node/  the node:http adapter               → http/, mux/, errors.ts
+//   engines/ Postgres and Redis (pagetree/postgres, pagetree/redis) → page/, http/, mux/, errors.ts
 //   index.ts, errors.ts                        → anything
 //
 // and the lint plugin loads no runtime: from core/ it imports only the route grammar (the tag, and the mux's
@@ -33,7 +34,7 @@ function imports(file: string): { local: string[]; bare: string[] } {
 }
 
 function layerOf(path: string): string {
-  return /^core\/(mux|http|page|node)\//.exec(path)?.[1] ?? path;
+  return /^core\/(mux|http|page|node|engines)\//.exec(path)?.[1] ?? path;
 }
 
 const below: Record<string, string[]> = {
@@ -41,6 +42,7 @@ const below: Record<string, string[]> = {
   http: ['http', 'mux', 'core/errors.ts'],
   page: ['page', 'http', 'mux', 'core/errors.ts'],
   node: ['node', 'http', 'mux', 'core/errors.ts'],
+  engines: ['engines', 'page', 'http', 'mux', 'core/errors.ts'],
 };
 
 const coreFiles = sources('core').filter((f) => layerOf(f) in below);

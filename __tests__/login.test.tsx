@@ -196,25 +196,25 @@ describe('LoginThrottle', () => {
   });
   afterEach(() => jest.restoreAllMocks());
 
-  test('five tries lock the account for the rest of the window, whatever its case; a success forgets them', () => {
+  test('five tries lock the account for the rest of the window, whatever its case; a success forgets them', async () => {
     const throttle = new LoginThrottle();
     for (let i = 0; i < 5; i++)
-      expect(throttle.attempt(i === 3 ? ' ADA@example.com' : 'ada@example.com', `10.0.0.${i}`)).toBe(0);
-    expect(throttle.attempt('ada@example.com', '10.0.0.9')).toBe(900);
+      expect(await throttle.attempt(i === 3 ? ' ADA@example.com' : 'ada@example.com', `10.0.0.${i}`)).toBe(0);
+    expect(await throttle.attempt('ada@example.com', '10.0.0.9')).toBe(900);
     now += 600_000;
-    expect(throttle.attempt('ada@example.com')).toBe(300);
+    expect(await throttle.attempt('ada@example.com')).toBe(300);
     now += 300_000;
-    expect(throttle.attempt('ada@example.com')).toBe(0);
-    for (let i = 0; i < 4; i++) throttle.attempt('bo@example.com');
-    throttle.succeeded('bo@example.com');
-    for (let i = 0; i < 5; i++) expect(throttle.attempt('bo@example.com')).toBe(0);
+    expect(await throttle.attempt('ada@example.com')).toBe(0);
+    for (let i = 0; i < 4; i++) await throttle.attempt('bo@example.com');
+    await throttle.succeeded('bo@example.com');
+    for (let i = 0; i < 5; i++) expect(await throttle.attempt('bo@example.com')).toBe(0);
   });
 
   test('a burst sent at once is counted before any password is checked', async () => {
     const throttle = new LoginThrottle();
     const tries = await Promise.all(
       Array.from({ length: 40 }, async () => {
-        const wait = throttle.attempt('ada@example.com');
+        const wait = await throttle.attempt('ada@example.com');
         if (wait > 0) return 429;
         await new Promise((r) => setImmediate(r)); // the password check
         return 422;
@@ -224,18 +224,19 @@ describe('LoginThrottle', () => {
     expect(tries.filter((status) => status === 429)).toHaveLength(35);
   });
 
-  test('one address trying many accounts is slowed as well; its right logins are not counted', () => {
+  test('one address trying many accounts is slowed as well; its right logins are not counted', async () => {
     const throttle = new LoginThrottle({ perAddress: 10, window: 60 });
-    throttle.attempt('me@example.com', '203.0.113.9');
-    throttle.succeeded('me@example.com', '203.0.113.9');
-    for (let i = 0; i < 10; i++) expect(throttle.attempt(`user${i}@example.com`, '203.0.113.9')).toBe(0);
-    expect(throttle.attempt('someone@example.com', '203.0.113.9')).toBe(60);
-    expect(throttle.attempt('someone@example.com', '203.0.113.10')).toBe(0);
+    await throttle.attempt('me@example.com', '203.0.113.9');
+    await throttle.succeeded('me@example.com', '203.0.113.9');
+    for (let i = 0; i < 10; i++) expect(await throttle.attempt(`user${i}@example.com`, '203.0.113.9')).toBe(0);
+    expect(await throttle.attempt('someone@example.com', '203.0.113.9')).toBe(60);
+    expect(await throttle.attempt('someone@example.com', '203.0.113.10')).toBe(0);
   });
 
-  test('memory is bounded: past maxKeys the oldest are forgotten', () => {
+  test('memory is bounded: past maxKeys the oldest are forgotten', async () => {
     const throttle = new LoginThrottle({ perAccount: 1, maxKeys: 3 });
-    for (const who of ['a', 'b', 'c', 'd']) throttle.attempt(who);
-    expect(['b', 'c', 'd', 'a'].map((who) => throttle.attempt(who))).toEqual([900, 900, 900, 0]); // a was forgotten
+    for (const who of ['a', 'b', 'c', 'd']) await throttle.attempt(who);
+    const waits = await Promise.all(['b', 'c', 'd', 'a'].map((who) => throttle.attempt(who)));
+    expect(waits).toEqual([900, 900, 900, 0]); // a was forgotten
   });
 });

@@ -14,7 +14,13 @@ export {
 } from './page/cookies.ts';
 export type { CookieOptions } from './page/cookies.ts';
 export { hashPassword, verifyPassword } from './http/password.ts';
-export { LoginThrottle, type ThrottleOptions } from './http/throttle.ts';
+export {
+  LoginThrottle,
+  MemoryThrottleStore,
+  type ThrottleCount,
+  type ThrottleOptions,
+  type ThrottleStore,
+} from './http/throttle.ts';
 export { requireLogin, safeNext, type RequireLoginOptions } from './page/login.ts';
 export {
   MemorySessionStore,
@@ -50,7 +56,7 @@ export {
 } from './page/htmx-response.ts';
 export type { HxLocation, Swap, SwapStyle, TriggerTime } from './page/htmx-response.ts';
 export { EventHub, eventStream, type HubFeed } from './http/event-stream.ts';
-export { MemoryBroker, type Broker, type BrokerMessage } from './http/broker.ts';
+export { MemoryBroker, Subscriptions, type Broker, type BrokerMessage } from './http/broker.ts';
 export { addFormError, formState, parseForm } from './http/form.ts';
 export type { FieldName, FormResult, FormState, InvalidForm, ParseFormOptions, ValidForm } from './http/form.ts';
 export type { EventStream, EventStreamOptions } from './http/event-stream.ts';

@@ -62,7 +62,7 @@ export class LoginPage {
       setStatus(422);
       return { email, next, error: 'Give your e-mail address and password.' };
     }
-    const wait = this.#throttle.attempt(form.data.email); // counted now, before the password is checked
+    const wait = await this.#throttle.attempt(form.data.email); // counted now, before the password is checked
     if (wait > 0) {
       setStatus(429);
       setHeader('Retry-After', String(wait));
@@ -74,7 +74,7 @@ export class LoginPage {
       setStatus(422);
       return { email, next, error: 'That e-mail address and password do not match.' };
     }
-    this.#throttle.succeeded(form.data.email);
+    await this.#throttle.succeeded(form.data.email);
     const s = await session();
     await s.regenerate(); // a new id for the logged-in session: one planted before the login names nothing
     await s.set({ email: form.data.email });

@@ -5,14 +5,22 @@
 //   await broker.publish('tasks', 'added 7')            → "42" (the message's id)
 //   for await (const m of broker.subscribe('tasks', signal)) … m.id, m.data   (ends when `signal` aborts)
 //
-// MemoryBroker is the default: one process. Adapters for Postgres LISTEN/NOTIFY and Redis pub/sub implement the
-// same interface behind their own exports (the next step of issue 27).
+// MemoryBroker is the default: one process. PostgresBroker (pagetree/postgres, LISTEN/NOTIFY) and RedisBroker
+// (pagetree/redis, pub/sub) implement the same interface for several instances; they share Subscriptions below.
+//
+// A broker that lost its server and got it back cannot know what was published meanwhile: it tells each
+// subscriber with one `gap` message, and an EventHub answers it with a `refresh` event to its clients.
 
 /** One published message. */
 export interface BrokerMessage {
   /** Grows with each message of its topic (compare as numbers): the event id clients send back. */
   readonly id: string;
   readonly data: string;
+  /**
+   * True on the message a broker sends after it reconnected to its server: messages may have been lost before it
+   * (its `id` and `data` are empty). Subscribers refresh what they show.
+   */
+  readonly gap?: boolean;
 }
 
 /** Publish on a topic; subscribe to one as an async iterator. */
@@ -24,6 +32,8 @@ export interface Broker {
   /** Ends every subscription and lets go of the connection. */
   close(): Promise<void>;
 }
+
+const gapMessage: BrokerMessage = { id: '', data: '', gap: true };
 
 /** A subscriber's queue: the messages it has not read yet, and the read that waits for the next one. */
 class Inbox {
@@ -56,36 +66,39 @@ class Inbox {
 }
 
 /**
- * A broker in this process's memory: the default, for one instance (and for tests). Several instances share a
- * broker of Postgres or Redis instead.
- * @example const broker = new MemoryBroker(); new EventHub({ broker, topic: 'tasks', render })
+ * The subscribers of a broker, by topic: what every broker keeps the same way, whatever carries its messages.
+ * `onFirst` runs when a topic gets its first subscriber (start listening to it), `onLast` when its last one leaves.
+ * @example const subs = new Subscriptions({ onFirst: (t) => listen(t), onLast: (t) => unlisten(t) }); subs.deliver('tasks', m)
  */
-export class MemoryBroker implements Broker {
-  readonly #inboxes = new Map<string, Set<Inbox>>();
-  readonly #ids = new Map<string, number>();
-  #closed = false;
+export class Subscriptions {
+  readonly #topics = new Map<string, Set<Inbox>>();
+  readonly #onFirst: ((topic: string) => void) | undefined;
+  readonly #onLast: ((topic: string) => void) | undefined;
+  #ended = false;
 
-  async publish(topic: string, data = ''): Promise<string> {
-    if (this.#closed) throw new Error(`MemoryBroker: publish(${JSON.stringify(topic)}) after close()`);
-    const id = String((this.#ids.get(topic) ?? 0) + 1);
-    this.#ids.set(topic, Number(id));
-    for (const inbox of this.#inboxes.get(topic) ?? []) inbox.push({ id, data });
-    return id;
+  constructor(hooks: { onFirst?: (topic: string) => void; onLast?: (topic: string) => void } = {}) {
+    this.#onFirst = hooks.onFirst;
+    this.#onLast = hooks.onLast;
   }
 
-  subscribe(topic: string, signal: AbortSignal): AsyncIterable<BrokerMessage> {
+  /** A new subscription to `topic`, until `signal` aborts, its iterator returns, or end(). */
+  open(topic: string, signal: AbortSignal): AsyncIterable<BrokerMessage> {
     const inbox = new Inbox();
-    const inboxes = this.#inboxes.get(topic) ?? new Set<Inbox>();
-    this.#inboxes.set(topic, inboxes);
+    let inboxes: Set<Inbox> | undefined;
     const leave = () => {
       inbox.end();
-      inboxes.delete(inbox);
-      if (inboxes.size === 0 && this.#inboxes.get(topic) === inboxes) this.#inboxes.delete(topic);
+      if (!inboxes?.delete(inbox) || inboxes.size > 0 || this.#topics.get(topic) !== inboxes) return;
+      this.#topics.delete(topic);
+      this.#onLast?.(topic);
     };
-    if (this.#closed || signal.aborted) inbox.end();
+    if (this.#ended || signal.aborted) inbox.end();
     else {
+      inboxes = this.#topics.get(topic);
+      const first = inboxes === undefined;
+      if (!inboxes) this.#topics.set(topic, (inboxes = new Set()));
       inboxes.add(inbox);
       signal.addEventListener('abort', leave, { once: true });
+      if (first) this.#onFirst?.(topic);
     }
     return {
       [Symbol.asyncIterator]: () => ({
@@ -99,17 +112,66 @@ export class MemoryBroker implements Broker {
     };
   }
 
+  /** Hands `message` to every subscriber of `topic`. */
+  deliver(topic: string, message: BrokerMessage): void {
+    for (const inbox of this.#topics.get(topic) ?? []) inbox.push(message);
+  }
+
+  /** Tells every subscriber that messages may have been lost (the broker reconnected). */
+  gap(): void {
+    for (const inboxes of this.#topics.values()) for (const inbox of inboxes) inbox.push(gapMessage);
+  }
+
+  /** The topics that have subscribers. */
+  topics(): IterableIterator<string> {
+    return this.#topics.keys();
+  }
+
+  /** How many subscriptions `topic` has (all topics without one). */
+  count(topic?: string): number {
+    if (topic !== undefined) return this.#topics.get(topic)?.size ?? 0;
+    let n = 0;
+    for (const inboxes of this.#topics.values()) n += inboxes.size;
+    return n;
+  }
+
+  /** Ends every subscription; later ones end at once. */
+  end(): void {
+    this.#ended = true;
+    for (const inboxes of this.#topics.values()) for (const inbox of inboxes) inbox.end();
+    this.#topics.clear();
+  }
+}
+
+/**
+ * A broker in this process's memory: the default, for one instance (and for tests). Several instances share a
+ * broker of Postgres or Redis instead.
+ * @example const broker = new MemoryBroker(); new EventHub({ broker, topic: 'tasks', render })
+ */
+export class MemoryBroker implements Broker {
+  readonly #subscriptions = new Subscriptions();
+  readonly #ids = new Map<string, number>();
+  #closed = false;
+
+  async publish(topic: string, data = ''): Promise<string> {
+    if (this.#closed) throw new Error(`MemoryBroker: publish(${JSON.stringify(topic)}) after close()`);
+    const id = (this.#ids.get(topic) ?? 0) + 1;
+    this.#ids.set(topic, id);
+    this.#subscriptions.deliver(topic, { id: String(id), data });
+    return String(id);
+  }
+
+  subscribe(topic: string, signal: AbortSignal): AsyncIterable<BrokerMessage> {
+    return this.#subscriptions.open(topic, signal);
+  }
+
   /** How many subscriptions `topic` has (all topics without one). */
   subscribers(topic?: string): number {
-    if (topic !== undefined) return this.#inboxes.get(topic)?.size ?? 0;
-    let n = 0;
-    for (const inboxes of this.#inboxes.values()) n += inboxes.size;
-    return n;
+    return this.#subscriptions.count(topic);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const inboxes of this.#inboxes.values()) for (const inbox of inboxes) inbox.end();
-    this.#inboxes.clear();
+    this.#subscriptions.end();
   }
 }

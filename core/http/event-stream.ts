@@ -347,6 +347,12 @@ export class EventHub {
     void (async () => {
       try {
         for await (const message of feed.broker.subscribe(feed.topic, following.signal)) {
+          if (message.gap) {
+            // The broker reconnected: what was published meanwhile is unknown, so every client reloads the region.
+            this.#replay.length = 0;
+            await this.#write(encoder.encode(refreshEvent(undefined)));
+            continue;
+          }
           let html: string;
           try {
             html = await feed.render(message);
@@ -388,12 +394,16 @@ export class EventHub {
     const at = kept.findIndex((e) => e.id === lastId);
     const send = encodedSends.get(stream)!;
     if (at === -1) {
-      const latest = kept.at(-1)?.id;
-      void send(encoder.encode(`event: refresh\n${latest === undefined ? '' : `id: ${latest}\n`}data: refresh\n\n`));
+      void send(encoder.encode(refreshEvent(kept.at(-1)?.id)));
       return;
     }
     for (const event of kept.slice(at + 1)) void send(event.bytes);
   }
+}
+
+// The event that tells a client to reload its region: `id` is the latest kept, so that a reconnect resumes from it.
+function refreshEvent(id: string | undefined): string {
+  return `event: refresh\n${id === undefined ? '' : `id: ${id}\n`}data: refresh\n\n`;
 }
 
 /** What an `EventHub` follows instead of a listener: a broker's topic. */
