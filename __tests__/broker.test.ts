@@ -2,7 +2,7 @@
 // EventHub that follows a topic renders each message once for all its streams, with the message's id; a client
 // that comes back with Last-Event-ID gets what it missed, or one refresh event when that is no longer kept.
 
-import { EventHub, MemoryBroker, type BrokerMessage } from '../core/index.ts';
+import { EventHub, MemoryBroker, Subscriptions, type Broker, type BrokerMessage } from '../core/index.ts';
 
 async function take(iterable: AsyncIterable<BrokerMessage>, n: number): Promise<BrokerMessage[]> {
   const got: BrokerMessage[] = [];
@@ -179,5 +179,46 @@ describe('EventHub following a broker topic', () => {
     const s = open(hub);
     await broker.close();
     expect(await s.next()).toBe('(ended)');
+  });
+
+  test('a gap from the broker (it reconnected) sends every stream one refresh and forgets what it kept', async () => {
+    // A broker of one's own, on the bookkeeping the brokers share: its server came back, messages may be lost.
+    const subscriptions = new Subscriptions();
+    let id = 0;
+    const flaky: Broker = {
+      publish: async (topic, data = '') => (subscriptions.deliver(topic, { id: String(++id), data }), String(id)),
+      subscribe: (topic, signal) => subscriptions.open(topic, signal),
+      close: async () => subscriptions.end(),
+    };
+    const followed = new EventHub({ broker: flaky, topic: 'tasks', render: (m) => m.data });
+    const streams = [open(followed), open(followed)];
+    await flaky.publish('tasks', 'a');
+    for (const s of streams) expect(await s.next()).toBe('id: 1\ndata: a');
+    subscriptions.gap();
+    for (const s of streams) expect(await s.next()).toBe('event: refresh\ndata: refresh');
+    expect(await open(followed, '1').next()).toBe('event: refresh\ndata: refresh'); // 1 is no longer kept
+    await flaky.publish('tasks', 'b');
+    for (const s of streams) expect(await s.next()).toBe('id: 2\ndata: b');
+    followed.close();
+  });
+});
+
+describe('Subscriptions', () => {
+  test('onFirst and onLast say when a topic starts and stops being listened to', async () => {
+    const calls: string[] = [];
+    const subs = new Subscriptions({ onFirst: (t) => calls.push(`+${t}`), onLast: (t) => calls.push(`-${t}`) });
+    const a = new AbortController();
+    const b = new AbortController();
+    subs.open('tasks', a.signal);
+    subs.open('tasks', b.signal);
+    subs.open('users', a.signal);
+    expect([calls, subs.count(), [...subs.topics()]]).toEqual([['+tasks', '+users'], 3, ['tasks', 'users']]);
+    a.abort();
+    expect(calls).toEqual(['+tasks', '+users', '-users']);
+    b.abort();
+    expect(calls).toEqual(['+tasks', '+users', '-users', '-tasks']);
+    subs.end();
+    const late = subs.open('tasks', new AbortController().signal)[Symbol.asyncIterator]();
+    expect(await late.next()).toEqual({ value: undefined, done: true });
   });
 });

@@ -256,6 +256,24 @@ describe.each(engines)('$name', (engine) => {
   });
 });
 
+test('postgres: publish rejects while the server is down; subscribers made then hear a gap once it is up', async () => {
+  const a = track(new PostgresBroker(pool(), quiet));
+  const b = track(new PostgresBroker(pool(), quiet));
+  const topic = `down-${Date.now()}`;
+  await a.publish(topic, 'schema made'); // the tables exist before the server goes
+  await postgres.stop();
+  try {
+    const sub = reader(b, topic);
+    await expect(a.publish(topic, 'lost')).rejects.toThrow();
+    await postgres.start();
+    expect(await sub.next(15_000)).toEqual({ id: '', data: '', gap: true });
+    const id = await a.publish(topic, 'after');
+    expect(await sub.next()).toEqual({ id, data: 'after' });
+  } finally {
+    await postgres.start().catch(() => {}); // running again for the next test, whatever happened
+  }
+});
+
 test('a table name that is not a plain identifier is refused with the fix', () => {
   const fake = { query: async () => ({ rows: [], rowCount: 0 }), connect: async () => ({}) as never };
   expect(() => new PostgresSessionStore(fake, { table: 'sessions; DROP TABLE users' })).toThrow(

@@ -55,8 +55,10 @@ function docProject(tarball: string): string {
   const create = ['exec', '--yes', `--package=${scaffolder}`, '--', 'create-pagetree', 'app', '--no-install'];
   run('npm', [...create, '--pagetree', tarball], parent);
   const dir = join(parent, 'app');
-  // Beside the scaffold's dependencies, what the docs import: valibot (forms.md), @jest/globals (testing.md).
-  run('npm', ['install', '--no-audit', '--no-fund', 'valibot', '@jest/globals'], dir);
+  // Beside the scaffold's dependencies, what the docs import: valibot (forms.md), @jest/globals (testing.md), the
+  // engines' clients with their types (scaling.md), so that pagetree/postgres and pagetree/redis take the real ones.
+  const imported = ['valibot', '@jest/globals', 'pg', '@types/pg', 'ioredis'];
+  run('npm', ['install', '--no-audit', '--no-fund', ...imported], dir);
   run('npx', ['pagetree-embed', 'static', 'src/static-files.ts'], dir);
   return dir;
 }

@@ -1,6 +1,6 @@
-// Real Postgres and Redis servers for the tests of the engine adapters and of the example on two instances: each
-// a throwaway server of Debian's packages (postgresql, redis-server; .ci/run installs them) on a free port of
-// 127.0.0.1, its data in a temporary folder, and gone after the tests of the enclosing block.
+// Real Postgres and Redis servers for the tests of the engine adapters and of the example on two instances (and for
+// bench/brokers): each a throwaway server of Debian's packages (postgresql, redis-server; .ci/run installs them) on a
+// free port of 127.0.0.1, its data in a temporary folder; with use…(), gone after the tests of the enclosing block.
 //
 //   const pg = usePostgres();   … pg.url → "postgres://postgres@127.0.0.1:41234/postgres"; await pg.restart()
 //   const redis = useRedis();   … redis.url → "redis://127.0.0.1:41235"
@@ -62,16 +62,26 @@ function asPostgres(command: string, args: string[]): [string, string[]] {
   return process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];
 }
 
-/** A Postgres server (trust authentication, user postgres) for the tests of the enclosing block. */
-export function usePostgres(): Service {
-  let state: { dir: string; port: number } | undefined;
+/** A running server that can also be shut down for good. */
+export interface OwnedService extends Service {
+  /** Stops the server and deletes its data. */
+  close(): Promise<void>;
+}
+
+/**
+ * Starts a Postgres server (trust authentication, user postgres) on a free port, its data in a new temporary folder.
+ * @example const pg = await startPostgres(); … pg.url; await pg.close();
+ */
+export async function startPostgres(): Promise<OwnedService> {
+  const dir = mkdtempSync(join(tmpdir(), 'pagetree-pg-'));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
   const bin = (name: string) => join(postgresBin(), name);
   const pgCtl = (...args: string[]) => {
-    const [cmd, argv] = asPostgres(bin('pg_ctl'), ['-D', join(state!.dir, 'data'), ...args]);
+    const [cmd, argv] = asPostgres(bin('pg_ctl'), ['-D', join(dir, 'data'), ...args]);
     execFileSync(cmd, argv, { stdio: 'pipe' });
   };
   const start = async () => {
-    const { dir, port } = state!;
     pgCtl(
       '-l',
       join(dir, 'log'),
@@ -83,53 +93,44 @@ export function usePostgres(): Service {
     await reachable(port, 10_000);
   };
   const stop = async () => pgCtl('-m', 'fast', '-w', 'stop');
-  beforeAll(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'pagetree-pg-'));
-    chmodSync(dir, 0o777);
-    state = { dir, port: await freePort() };
-    const [cmd, argv] = asPostgres(bin('initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '-A', 'trust']);
-    execFileSync(cmd, argv, { stdio: 'pipe' });
-    await start();
-  }, 60_000);
-  afterAll(async () => {
-    if (!state) return;
-    try {
-      await stop();
-    } finally {
-      rmSync(state.dir, { recursive: true, force: true });
-    }
-  }, 30_000);
-  const current = () => {
-    if (!state) throw new Error('usePostgres(): the server is not running yet; read it in a test or hook');
-    return state;
-  };
+  const [cmd, argv] = asPostgres(bin('initdb'), ['-D', join(dir, 'data'), '-U', 'postgres', '-A', 'trust']);
+  execFileSync(cmd, argv, { stdio: 'pipe' });
+  await start();
   return {
-    get url() {
-      return `postgres://postgres@127.0.0.1:${current().port}/postgres`;
-    },
-    get port() {
-      return current().port;
-    },
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    port,
     restart: async () => (await stop(), await start()),
     stop,
     start,
+    close: async () => {
+      try {
+        await stop();
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
   };
 }
 
-/** A Redis server (no persistence) for the tests of the enclosing block. */
-export function useRedis(): Service {
-  let port = 0;
+/**
+ * Starts a Redis server (no persistence) on a free port.
+ * @example const redis = await startRedis(); … redis.url; await redis.close();
+ */
+export async function startRedis(): Promise<OwnedService> {
+  const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
     const server = existsSync('/usr/bin/redis-server') ? '/usr/bin/redis-server' : 'redis-server';
     const proc = spawn(server, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
       stdio: 'ignore',
     });
-    proc.once('error', (err) => {
-      throw new Error(`redis-server did not start (apt-get install redis-server; .ci/run does): ${err.message}`);
-    });
+    const failed = new Promise<never>((_, reject) =>
+      proc.once('error', (err) =>
+        reject(new Error(`redis-server did not start (apt-get install redis-server; .ci/run does): ${err.message}`)),
+      ),
+    );
     child = proc;
-    await reachable(port, 10_000);
+    await Promise.race([reachable(port, 10_000), failed]);
   };
   const stop = async () => {
     const proc = child;
@@ -138,21 +139,47 @@ export function useRedis(): Service {
     proc.kill('SIGKILL');
     await once(proc, 'exit');
   };
-  beforeAll(async () => {
-    port = await freePort();
-    await start();
-  }, 30_000);
-  afterAll(stop);
+  await start();
   return {
-    get url() {
-      if (port === 0) throw new Error('useRedis(): the server is not running yet; read it in a test or hook');
-      return `redis://127.0.0.1:${port}`;
-    },
-    get port() {
-      return port;
-    },
+    url: `redis://127.0.0.1:${port}`,
+    port,
     restart: async () => (await stop(), await start()),
     stop,
     start,
+    close: stop,
   };
+}
+
+// A server for the tests of the enclosing block: started before them, gone after them.
+function useService(what: string, startService: () => Promise<OwnedService>): Service {
+  let service: OwnedService | undefined;
+  beforeAll(async () => {
+    service = await startService();
+  }, 60_000);
+  afterAll(() => service?.close(), 30_000);
+  const current = () => {
+    if (!service) throw new Error(`${what}(): the server is not running yet; read it in a test or hook`);
+    return service;
+  };
+  return {
+    get url() {
+      return current().url;
+    },
+    get port() {
+      return current().port;
+    },
+    restart: () => current().restart(),
+    stop: () => current().stop(),
+    start: () => current().start(),
+  };
+}
+
+/** A Postgres server (trust authentication, user postgres) for the tests of the enclosing block. */
+export function usePostgres(): Service {
+  return useService('usePostgres', startPostgres);
+}
+
+/** A Redis server (no persistence) for the tests of the enclosing block. */
+export function useRedis(): Service {
+  return useService('useRedis', startRedis);
 }
