@@ -6,9 +6,9 @@ import { TaskPage, TasksPage } from '../pages-example/tasks.tsx';
 import { htmxRequest, type ComponentRef } from '../core/index.ts';
 
 let app: ReturnType<typeof createApp>;
-beforeEach(() => {
+beforeEach(async () => {
   app = createApp({ databasePath: ':memory:', secret: 'a test secret of at least 32 characters' });
-  app.store.addTask('Milk');
+  await app.store.addTask('Milk');
 });
 afterEach(() => app.store.close());
 
@@ -67,7 +67,7 @@ describe('the edit form', () => {
         'aria-invalid="true" aria-describedby="edit-title-error" autofocus/>',
     );
     expect(html).toContain('<p class="field-error" id="edit-title-error">A task needs a title</p>');
-    expect(app.store.task(1)?.title).toBe('Milk');
+    expect((await app.store.task(1))?.title).toBe('Milk');
     const long = await plainPost('/tasks/1', { title: `"><script>alert(1)</script>${'x'.repeat(200)}` });
     expect(long.status).toBe(422);
     const longHtml = await long.text();
@@ -88,7 +88,7 @@ describe('the edit form', () => {
     const res = await plainPost('/tasks/1', { title: '  Oat milk  ' });
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/');
-    expect(app.store.task(1)?.title).toBe('Oat milk');
+    expect((await app.store.task(1))?.title).toBe('Oat milk');
     const [setCookie] = res.headers.getSetCookie();
     expect(setCookie).toMatch(/^pagetree-flash=[^;]+; Path=\/; HttpOnly; SameSite=Lax$/);
     const cookie = cookiesFrom(res);
@@ -103,7 +103,7 @@ describe('the edit form', () => {
     const res = await htmxPost(version, '/tasks/1', 'Bread', TaskPage.prototype.editForm);
     expect(res.status).toBe(200);
     expect(res.headers.get('hx-location')).toBe('/');
-    expect(app.store.task(1)?.title).toBe('Bread');
+    expect((await app.store.task(1))?.title).toBe('Bread');
     // htmx then loads "/" (the body as target) with the cookie: the whole page, with the message.
     const next = await app.mux.fetch(htmxRequest('/', { version, headers: { cookie: cookiesFrom(res) } }));
     expect(await next.text()).toContain('role="status">Task updated</p>');
@@ -168,13 +168,13 @@ describe('the add form', () => {
     expect(html).toMatch(/^<form class="add"/);
     expect(html).toContain('<p class="field-error" id="new-title-error">A task needs a title</p>');
     expect(html).not.toContain('tasks-open-count');
-    expect(app.store.tasks()).toHaveLength(1);
+    expect(await app.store.tasks()).toHaveLength(1);
   });
 
   test('no JavaScript: a valid title redirects to the list (303); an empty one is the whole page with 422', async () => {
     const ok = await plainPost('/', { title: 'Eggs' });
     expect(ok.status).toBe(303);
-    expect(app.store.tasks().map((t) => t.title)).toEqual(['Milk', 'Eggs']);
+    expect((await app.store.tasks()).map((t) => t.title)).toEqual(['Milk', 'Eggs']);
     const bad = await plainPost('/', { title: '' });
     expect(bad.status).toBe(422);
     const html = await bad.text();

@@ -248,10 +248,10 @@ test('a restart keeps the tasks (SQLite file)', async () => {
   const databasePath = join(mkdtempSync(join(tmpdir(), 'pagetree-example-')), 'tasks.db');
   const first = createApp({ databasePath });
   await post(first.mux, '/', htmx2('tasks-add-form'), { title: 'survives restarts' });
-  first.store.close();
+  await first.store.close();
   const second = createApp({ databasePath });
   expect((await fetchPage(second.mux, '/')).body).toContain('survives restarts');
-  second.store.close();
+  await second.store.close();
 });
 
 test('htmx comes from the npm package, in the version asked for', async () => {
@@ -261,6 +261,6 @@ test('htmx comes from the npm package, in the version asked for', async () => {
   const js2 = (await fetchPage(two.mux, '/static/htmx.min.js')).body;
   expect(js4).toContain('"4.');
   expect(js2).toContain('"2.');
-  four.store.close();
-  two.store.close();
+  await four.store.close();
+  await two.store.close();
 });

@@ -72,8 +72,8 @@ test('the example serves no reload code unless asked (npm start)', async () => {
   const plain = createApp({ databasePath: ':memory:' });
   expect((await fetchPage(plain.mux, '/')).body).not.toContain('live-reload');
   expect((await fetchPage(plain.mux, '/__pagetree/live-reload')).status).toBe(404);
-  plain.store.close();
+  await plain.store.close();
   const dev = createApp({ databasePath: ':memory:', liveReload: true });
   expect((await fetchPage(dev.mux, '/')).body).toContain('/__pagetree/live-reload');
-  dev.store.close();
+  await dev.store.close();
 });

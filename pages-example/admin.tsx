@@ -9,6 +9,7 @@ import {
   id,
   idTarget,
   urlFor,
+  type Broker,
   type Middleware,
   type PageRequest,
   requireLogin,
@@ -19,10 +20,15 @@ import { LoginPage, LogoutPage, type LoginDeps } from './login.tsx';
 import type { Activity, TaskCounts, User } from './store.ts';
 import type { Deps } from './tasks.tsx';
 
-/** What the admin pages are built with: the store, and which htmx the pages load ("4" or "2"). */
+/** What the admin pages are built with: the store, the broker, and which htmx the pages load ("4" or "2"). */
 export interface AdminDeps extends Deps, LoginDeps {
   htmxVersion: string;
+  /** Carries each change to the tasks to the dashboards of every instance. */
+  broker: Broker;
 }
+
+/** The broker topic of changes to the tasks. */
+export const tasksTopic = 'tasks';
 
 /** Admin pages are personal: never cached, marked for the browser. */
 const privatePages: Middleware = (next) => async (req) => {
@@ -39,8 +45,9 @@ export class Dashboard {
     this.#deps = deps;
   }
 
-  props() {
-    return { users: this.#deps.store.users(), counts: this.#deps.store.counts() };
+  async props() {
+    const [users, counts] = await Promise.all([this.#deps.store.users(), this.#deps.store.counts()]);
+    return { users, counts };
   }
 
   page(props: { users: User[]; counts: TaskCounts }) {
@@ -49,21 +56,35 @@ export class Dashboard {
     // extension (htmx-ext-sse) is enabled by hx-ext, connects with sse-connect and swaps the events sse-swap names
     // ("message": the unnamed ones). One set, not both: htmx 4 warns about htmx 2's names. An undefined attribute
     // is left out.
+    // A `refresh` event (the dashboard missed changes that can no longer be sent) reloads the counts from this page.
+    // htmx 2 dispatches it as "sse:refresh" on the element that connects, which listens for it itself. htmx 4
+    // dispatches "refresh" there, but hx-trigger on that element says when hx-sse connects, so the element around it
+    // listens (the event bubbles) and reloads the counts into it.
     const events = urlFor(DashboardEvents);
+    const reload = urlFor(Dashboard);
     const htmx2 = this.#deps.htmxVersion === '2';
     return (
       <Layout title="Admin">
-        <p
-          class="counts"
-          id={id(this.counts)}
-          aria-live="polite"
-          hx-sse:connect={htmx2 ? undefined : events}
-          hx-ext={htmx2 ? 'sse' : undefined}
-          sse-connect={htmx2 ? events : undefined}
-          sse-swap={htmx2 ? 'message' : undefined}
+        <div
+          class="live"
+          hx-get={htmx2 ? undefined : reload}
+          hx-trigger={htmx2 ? undefined : 'refresh'}
+          hx-target={htmx2 ? undefined : idTarget(this.counts)}
         >
-          {this.counts(props)}
-        </p>
+          <p
+            class="counts"
+            id={id(this.counts)}
+            aria-live="polite"
+            hx-sse:connect={htmx2 ? undefined : events}
+            hx-ext={htmx2 ? 'sse' : undefined}
+            sse-connect={htmx2 ? events : undefined}
+            sse-swap={htmx2 ? 'message' : undefined}
+            hx-get={htmx2 ? reload : undefined}
+            hx-trigger={htmx2 ? 'sse:refresh' : undefined}
+          >
+            {this.counts(props)}
+          </p>
+        </div>
         <form class="logout" action={urlFor(LogoutPage)} method="post">
           <button type="submit">Log out</button>
         </form>
@@ -114,11 +135,17 @@ export function Counts(props: TaskCounts): JSX.Element {
 export class DashboardEvents {
   readonly #counts: EventHub;
 
-  constructor(deps: Deps) {
+  constructor(deps: AdminDeps) {
     const store = deps.store;
-    // While a dashboard is open the hub listens to the store: each change is rendered once, and the same bytes go
-    // to every open dashboard. subscribe returns the unsubscribe, which the hub calls once the last one has left.
-    this.#counts = new EventHub((hub) => store.subscribe(() => void hub.send(() => <Counts {...store.counts()} />)));
+    // A change to the tasks, on any instance, is published on the broker's "tasks" topic (app.tsx). While a
+    // dashboard is open here, the hub follows the topic: it renders the counts once per change, one change at a time
+    // (in order, so older counts never overwrite newer ones), and sends the same bytes to every open dashboard, with
+    // the message's id. A dashboard that reconnects gets what it missed, or a refresh event (see Dashboard).
+    this.#counts = new EventHub({
+      broker: deps.broker,
+      topic: tasksTopic,
+      render: async () => <Counts {...await store.counts()} />,
+    });
   }
 
   props(req: PageRequest) {
@@ -133,10 +160,10 @@ export class UserPage {
     this.#deps = deps;
   }
 
-  props(req: PageRequest) {
-    const user = this.#deps.store.user(Number(req.pathValue('userId')));
+  async props(req: PageRequest) {
+    const user = await this.#deps.store.user(Number(req.pathValue('userId')));
     if (!user) throw new HttpError(404, 'No such user');
-    return { user, activity: this.#deps.store.activity(user.id) };
+    return { user, activity: await this.#deps.store.activity(user.id) };
   }
 
   page(props: { user: User; activity: Activity[] }) {

@@ -15,20 +15,24 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
+  MemoryBroker,
   ServeMux,
   crossOriginProtection,
   liveReload,
   mount,
   route,
   staticFiles,
+  type Broker,
   type Route,
   type StaticFiles,
+  type ThrottleStore,
   type Tree,
 } from 'pagetree';
-import { Admin, DashboardEvents, UserPage, type AdminDeps } from './admin.tsx';
+import { Admin, DashboardEvents, UserPage, tasksTopic, type AdminDeps } from './admin.tsx';
 import { LoginPage, LogoutPage, type AdminAccount } from './login.tsx';
 import { NotFoundPage } from './not-found.tsx';
-import { Store } from './store.ts';
+import type { Store } from './store.ts';
+import { SqliteStore } from './store-sqlite.ts';
 import { TaskPage, TasksPage, ToggleTask } from './tasks.tsx';
 
 declare module 'pagetree' {
@@ -65,8 +69,14 @@ export class App {
 }
 
 export interface AppOptions {
-  /** SQLite file, or ":memory:". Default: pages-example/data/tasks.db. */
+  /** SQLite file, or ":memory:". Default: pages-example/data/tasks.db. Not with `store`. */
   databasePath?: string;
+  /** A store of your own instead of SQLite, e.g. `await PostgresStore.connect(url)`; `app.store.close()` closes it. */
+  store?: Store;
+  /** Carries each change to the tasks to every instance's dashboards. Default: a MemoryBroker (one instance). */
+  broker?: Broker;
+  /** Where failed logins are counted, shared by every instance. Default: this process's memory. */
+  throttle?: ThrottleStore;
   /** "4" (default) or "2": which htmx the pages load. */
   htmxVersion?: string;
   /** Development: reload the open tab when the server restarts (`npm run dev`). */
@@ -77,17 +87,38 @@ export interface AppOptions {
   admin?: AdminAccount;
 }
 
-/** Builds the app: the store, the mux and the mounted tree, with its URLs checked at boot. */
+/**
+ * Builds the app: the store (SQLite unless one is given), the mux and the mounted tree, with its URLs checked at
+ * boot.
+ * @example const { mux, store } = createApp({ databasePath: ':memory:' }); await store.addTask('Milk');
+ */
 export function createApp(options: AppOptions = {}): {
   mux: ServeMux;
   tree: Tree<App>;
   store: Store;
+  broker: Broker;
   admin: AdminAccount;
 } {
-  const store = new Store(options.databasePath ?? join(__dirname, 'data', 'tasks.db'));
+  if (options.store && options.databasePath !== undefined) {
+    throw new TypeError('createApp: give databasePath (SQLite) or store, not both');
+  }
+  const store = options.store ?? new SqliteStore(options.databasePath ?? join(__dirname, 'data', 'tasks.db'));
   const mux = new ServeMux();
   const admin = options.admin ?? { email: 'admin@example.com', password: randomBytes(12).toString('base64url') };
-  const deps: AdminDeps = { store, htmxVersion: options.htmxVersion ?? '4', admin };
+  const broker = options.broker ?? new MemoryBroker();
+  // Every change made here is published once; each instance's dashboards hear it through the broker.
+  store.subscribe(() => {
+    broker
+      .publish(tasksTopic)
+      .catch((err: unknown) => console.error('the change to the tasks was not published:', err));
+  });
+  const deps: AdminDeps = {
+    store,
+    broker,
+    throttle: options.throttle,
+    htmxVersion: options.htmxVersion ?? '4',
+    admin,
+  };
   const tree = mount(mux, App, '/', 'Tasks', {
     deps,
     // Unsafe methods (the task actions) must come from this site's own pages: CSRF protection as in Go 1.25.
@@ -110,5 +141,5 @@ export function createApp(options: AppOptions = {}): {
     [LoginPage],
     [LogoutPage],
   ]);
-  return { mux, tree, store, admin };
+  return { mux, tree, store, broker, admin };
 }

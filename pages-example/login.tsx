@@ -14,6 +14,7 @@ import {
   urlFor,
   verifyPassword,
   type PageRequest,
+  type ThrottleStore,
 } from 'pagetree';
 import { z } from 'zod';
 import { Layout } from './layout.tsx';
@@ -27,6 +28,8 @@ export interface AdminAccount {
 
 export interface LoginDeps {
   admin: AdminAccount;
+  /** Where failed logins are counted: shared by every instance (default: this process's memory). */
+  throttle?: ThrottleStore;
 }
 
 const LoginInput = z.object({
@@ -43,9 +46,10 @@ interface LoginProps {
 export class LoginPage {
   readonly #email: string;
   readonly #passwordHash: Promise<string>;
-  readonly #throttle = new LoginThrottle();
+  readonly #throttle: LoginThrottle;
 
   constructor(deps: LoginDeps) {
+    this.#throttle = new LoginThrottle({ store: deps.throttle });
     this.#email = deps.admin.email.trim().toLowerCase();
     this.#passwordHash = hashPassword(deps.admin.password); // once, at mount: the password itself is not kept
   }

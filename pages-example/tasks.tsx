@@ -32,7 +32,13 @@ export interface Deps {
 
 /** What the add and edit forms accept. */
 export const TaskInput = z.object({
-  title: z.string().trim().min(1, 'A task needs a title').max(200, 'A title has at most 200 characters'),
+  title: z
+    .string()
+    .trim()
+    .min(1, 'A task needs a title')
+    .max(200, 'A title has at most 200 characters')
+    // Postgres text cannot hold NUL (a 500 there): refused here, so that both stores take the same titles.
+    .regex(/^[^\0]*$/, 'A title cannot contain a NUL character'),
 });
 
 type TaskForm = FormState<FieldName<typeof TaskInput>>;
@@ -58,7 +64,7 @@ export class TasksPage {
     const q = new URL(req.url).searchParams.get('q') ?? '';
     // Only the whole page shows the notice, so a search (the list alone) leaves the flash for it.
     const notice = target.partial ? undefined : await takeFlash();
-    return { ...this.#list(q), form: formState(TaskInput), notice };
+    return { ...(await this.#list(q)), form: formState(TaskInput), notice };
   }
 
   /** POST /: adds a task. htmx gets the add form again (empty, or with the error) and the list and count beside. */
@@ -66,12 +72,12 @@ export class TasksPage {
     const form = await parseForm(req, TaskInput);
     if (!form.ok) {
       setStatus(422);
-      return { ...this.#list(''), form };
+      return { ...(await this.#list('')), form };
     }
     req.signal.throwIfAborted(); // timed out meanwhile: the client was told 503, so write nothing
-    this.#deps.store.addTask(form.data.title);
+    await this.#deps.store.addTask(form.data.title);
     if (!htmxDetails().isHtmx) return redirect(urlFor(TasksPage)); // no JavaScript: back to the list (303)
-    const list = this.#list('');
+    const list = await this.#list('');
     alsoRender(this.taskList, this.taskList(list));
     alsoRender(this.openCount, this.openCount(list));
     hxTrigger('task-added', { title: form.data.title }); // static/app.js shows the notice
@@ -122,8 +128,9 @@ export class TasksPage {
     return <OpenCount open={props.open} />;
   }
 
-  #list(q: string): Omit<ListProps, 'form'> {
-    return { q, tasks: this.#deps.store.tasks(q), open: openTasks(this.#deps.store) };
+  async #list(q: string): Promise<Omit<ListProps, 'form'>> {
+    const [tasks, open] = await Promise.all([this.#deps.store.tasks(q), openTasks(this.#deps.store)]);
+    return { q, tasks, open };
   }
 }
 
@@ -163,8 +170,8 @@ export function OpenCount(props: { open: number }): JSX.Element {
   return n === 1 ? '1 open task' : `${n} open tasks`;
 }
 
-function openTasks(store: Store): number {
-  return store.tasks().filter((t) => !t.done).length;
+async function openTasks(store: Store): Promise<number> {
+  return (await store.counts()).open;
 }
 
 /** The list of tasks, with toggle, edit and delete; toggle and delete answer with the list again. */
@@ -199,10 +206,11 @@ export function TaskList(props: { tasks: Task[] }): JSX.Element {
 }
 
 // htmx gets the fresh list and, beside it, the open-task count; a plain form post goes back to the home page (303).
-function answer(store: Store) {
+async function answer(store: Store) {
   if (!htmxDetails().isHtmx) return redirect(urlFor(TasksPage));
-  alsoRender(TasksPage.prototype.openCount, <OpenCount open={openTasks(store)} />);
-  return renderComponent(<TaskList tasks={store.tasks()} />);
+  const [tasks, open] = await Promise.all([store.tasks(), openTasks(store)]);
+  alsoRender(TasksPage.prototype.openCount, <OpenCount open={open} />);
+  return renderComponent(<TaskList tasks={tasks} />);
 }
 
 function taskId(req: PageRequest): number {
@@ -224,27 +232,28 @@ export class TaskPage {
     this.#deps = deps;
   }
 
-  props(req: PageRequest): EditProps {
-    const task = this.#task(req);
+  async props(req: PageRequest): Promise<EditProps> {
+    const task = await this.#task(req);
     return { task, form: formState(TaskInput, { title: task.title }) };
   }
 
   /** Saves the title: "Task updated" on the list (HX-Location for htmx, 303 without), or 422 with the form. */
   async post(req: PageRequest): Promise<EditProps | Response> {
-    const task = this.#task(req);
+    const task = await this.#task(req);
     const form = await parseForm(req, TaskInput);
     if (!form.ok) {
       setStatus(422);
       return { task, form };
     }
     req.signal.throwIfAborted();
-    this.#deps.store.renameTask(task.id, form.data.title);
+    // Deleted meanwhile (another tab): a 404, as if it had been gone before the form was read.
+    if (!(await this.#deps.store.renameTask(task.id, form.data.title))) throw new HttpError(404, 'No such task');
     await flash('Task updated');
     return redirect(urlFor(TasksPage));
   }
 
-  delete(req: PageRequest) {
-    if (!this.#deps.store.deleteTask(taskId(req))) throw new HttpError(404, 'No such task');
+  async delete(req: PageRequest) {
+    if (!(await this.#deps.store.deleteTask(taskId(req)))) throw new HttpError(404, 'No such task');
     return answer(this.#deps.store);
   }
 
@@ -269,8 +278,8 @@ export class TaskPage {
     );
   }
 
-  #task(req: PageRequest): Task {
-    const task = this.#deps.store.task(taskId(req));
+  async #task(req: PageRequest): Promise<Task> {
+    const task = await this.#deps.store.task(taskId(req));
     if (!task) throw new HttpError(404, 'No such task');
     return task;
   }
@@ -284,8 +293,8 @@ export class ToggleTask {
     this.#deps = deps;
   }
 
-  props(req: PageRequest) {
-    if (!this.#deps.store.toggleTask(taskId(req))) throw new HttpError(404, 'No such task');
+  async props(req: PageRequest) {
+    if (!(await this.#deps.store.toggleTask(taskId(req)))) throw new HttpError(404, 'No such task');
     return answer(this.#deps.store);
   }
 }

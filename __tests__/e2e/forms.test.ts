@@ -23,7 +23,7 @@ describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
   const answers: { method: string; path: string; status: number }[] = [];
 
   beforeAll(async () => {
-    example.app.store.addTask('Milk');
+    await example.app.store.addTask('Milk');
     context = await chromium.browser.newContext({ javaScriptEnabled: javaScript });
     page = await context.newPage();
     page.on('response', (res: BrowserResponse) => {
@@ -61,7 +61,7 @@ describe.each(modes)('the forms with $name', ({ htmxVersion, javaScript }) => {
     expect(page.url()).toBe(example.base + '/tasks/1');
     expect(await page.locator('form.edit').count()).toBe(1); // swapped into place, not nested
     expect(await marker()).toBe(javaScript ? 42 : undefined); // htmx swapped the form; without JS, a new page
-    expect(example.app.store.task(1)?.title).toBe('Milk');
+    expect((await example.app.store.task(1))?.title).toBe('Milk');
   });
 
   test('a valid edit lands on the list with "Task updated", shown once', async () => {

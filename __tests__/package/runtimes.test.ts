@@ -3,13 +3,16 @@
 // Each answers a full page, htmx 2 and htmx 4 partials, 404 and 405, a POST that redirects, a form validated by
 // parseForm (422, multipart), a flash message signed
 // with Web Crypto across a redirect, and a static file whose gzip and br bodies decode to the file's bytes (workerd
-// must not compress the precompressed bytes again).
+// must not compress the precompressed bytes again), and a login: a section behind requireLogin, a password checked
+// with verifyPassword (a scrypt and a PBKDF2 hash made on Node), a cookie session (AES-GCM by Web Crypto) and a
+// logout. A hash each runtime makes verifies on Node and on the runtimes before it, and theirs on it.
 
 import { cpSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
+import { hashPassword, verifyPassword } from 'pagetree';
 import {
   freePort,
   nodeBinary,
@@ -111,7 +114,14 @@ test('a worker bundle carries no Node module but node:async_hooks, and no Common
   expect(result.outputFiles[0]!.text).not.toMatch(/\brequire\(/);
 });
 
-describe.each(runtimes)('%s', (_name, start) => {
+/** Hashes of `madePassword`, by where they were made: Node's (this process), then each runtime's as it runs. */
+const madePassword = 'made-password ✓';
+const made: [string, string][] = [];
+beforeAll(async () => {
+  made.push(['Node', await hashPassword(madePassword)]);
+});
+
+describe.each(runtimes)('%s', (name, start) => {
   let app: Served;
   beforeAll(async () => {
     app = await start();
@@ -299,5 +309,103 @@ describe.each(runtimes)('%s', (_name, start) => {
     const br = await rawGet(app.url + '/static/style.css', { 'accept-encoding': 'br' });
     expect(br.headers['content-encoding']).toBe('br');
     expect(brotliDecompressSync(br.body).equals(file)).toBe(true);
+  });
+
+  test('a login: requireLogin sends a browser (303) and htmx (HX-Location) to /login with next', async () => {
+    const browser = await fetch(app.url + '/account/', { redirect: 'manual' });
+    expect([browser.status, browser.headers.get('location')]).toEqual([303, '/login?next=%2Faccount%2F']);
+    // A fragment swapped into an element: htmx loads the login page whole, and comes back to the address bar's page.
+    const htmx = await fetch(app.url + '/account/', {
+      headers: { 'HX-Request': 'true', 'HX-Target': 'main', 'HX-Current-URL': app.url + '/account/?tab=keys' },
+    });
+    expect([htmx.status, htmx.headers.get('hx-location'), await htmx.text()]).toEqual([
+      200,
+      '/login?next=%2Faccount%2F%3Ftab%3Dkeys',
+      '',
+    ]);
+    const form = await fetch(app.url + '/login?next=%2Faccount%2F');
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('<form method="post" action="/login?next=%2Faccount%2F">');
+  });
+
+  test('a login: the right password (scrypt or PBKDF2 hash) gives a session cookie, a wrong one does not', async () => {
+    const logIn = (user: string, password: string, next = '/account/') =>
+      fetch(`${app.url}/login?${new URLSearchParams({ next })}`, {
+        method: 'POST',
+        body: new URLSearchParams({ name: user, password }),
+        redirect: 'manual',
+      });
+    const wrong = await logIn('ada', 'bob-password');
+    expect([wrong.status, wrong.headers.getSetCookie()]).toEqual([422, []]);
+    expect(await wrong.text()).toContain('That name and password do not match');
+    expect((await logIn('nobody', 'ada-password')).status).toBe(422);
+
+    for (const [user, password] of [
+      ['ada', 'ada-password'],
+      ['bob', 'bob-password'],
+    ] as const) {
+      const res = await logIn(user, password);
+      // One cookie, though regenerate() and set() each wrote it: the last one is sent.
+      expect([user, res.status, res.headers.get('location'), res.headers.getSetCookie()]).toEqual([
+        user,
+        303,
+        '/account/',
+        [
+          expect.stringMatching(
+            /^pagetree-session=v1\.[A-Za-z0-9_-]{40,}; Max-Age=604800; Path=\/; HttpOnly; SameSite=Lax$/,
+          ),
+        ],
+      ]);
+      const cookie = res.headers.getSetCookie()[0]!.split(';')[0]!;
+      const page = await fetch(app.url + '/account/', { headers: { cookie }, redirect: 'manual' });
+      expect([page.status, await page.text()]).toEqual([200, `<p id="user">Logged in as ${user}</p>`]);
+    }
+    // next is followed only to a path of this site.
+    const away = await logIn('ada', 'ada-password', 'https://evil.example/');
+    expect([away.status, away.headers.get('location')]).toEqual([303, '/']);
+  });
+
+  test('a logout deletes the session cookie (a copy of it stays valid: no server store)', async () => {
+    const login = await fetch(app.url + '/login?next=%2Faccount%2F', {
+      method: 'POST',
+      body: new URLSearchParams({ name: 'ada', password: 'ada-password' }),
+      redirect: 'manual',
+    });
+    const cookie = login.headers.getSetCookie()[0]!.split(';')[0]!;
+    const logout = await fetch(app.url + '/logout', { method: 'POST', headers: { cookie }, redirect: 'manual' });
+    expect([logout.status, logout.headers.get('location'), logout.headers.getSetCookie()]).toEqual([
+      303,
+      '/',
+      ['pagetree-session=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax'],
+    ]);
+    const after = await fetch(app.url + '/account/', { redirect: 'manual' });
+    expect([after.status, after.headers.get('location')]).toEqual([303, '/login?next=%2Faccount%2F']);
+    // As docs/auth.md says: without a store, the session is the cookie, and a copy taken before the logout still reads.
+    const copy = await fetch(app.url + '/account/', { headers: { cookie }, redirect: 'manual' });
+    expect(copy.status).toBe(200);
+  });
+
+  test('password hashes: scrypt made here, read on Node and on the runtimes before; theirs read here', async () => {
+    const res = await fetch(app.url + '/hash', {
+      method: 'POST',
+      body: new URLSearchParams({ password: madePassword }),
+    });
+    const hash = await res.text();
+    // Every runtime here has node:crypto's scrypt (workerd with nodejs_compat), so none falls back to PBKDF2.
+    expect(hash).toMatch(/^scrypt\$32768\$8\$1\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(await verifyPassword(madePassword, hash)).toBe(true);
+    for (const [where, other] of made) {
+      for (const [password, want] of [
+        [madePassword, 'true'],
+        ['wrong', 'false'],
+      ]) {
+        const verified = await fetch(app.url + '/verify', {
+          method: 'POST',
+          body: new URLSearchParams({ password: password!, hash: other }),
+        });
+        expect([where, password, await verified.text()]).toEqual([where, password, want]);
+      }
+    }
+    made.push([name, hash]);
   });
 });

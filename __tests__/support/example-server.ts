@@ -17,6 +17,8 @@ export interface ExampleServer {
    * (`context.addCookies([cookie])`) or a request (`${cookie.name}=${cookie.value}`).
    */
   adminCookie(): Promise<{ name: string; value: string; url: string }>;
+  /** How many requests for `path` are in flight now: e.g. the open event streams of `/admin/events`. */
+  inFlight(path: string): number;
 }
 
 /**
@@ -25,9 +27,17 @@ export interface ExampleServer {
  */
 export function useExampleServer(options: AppOptions = {}): ExampleServer {
   let running: { app: ExampleServer['app']; base: string; server: Server } | undefined;
+  const inFlight = new Map<string, number>();
   beforeAll(async () => {
     const app = createApp({ databasePath: ':memory:', ...options });
-    const server = createServer(toNodeListener(app.mux));
+    const listener = toNodeListener(app.mux);
+    // The requests in flight by path: an open event stream is one until its connection closes.
+    const server = createServer((req, res) => {
+      const path = (req.url ?? '').split('?')[0]!;
+      inFlight.set(path, (inFlight.get(path) ?? 0) + 1);
+      res.once('close', () => inFlight.set(path, inFlight.get(path)! - 1));
+      listener(req, res);
+    });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
     running = { app, server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
@@ -35,7 +45,7 @@ export function useExampleServer(options: AppOptions = {}): ExampleServer {
   afterAll(async () => {
     if (!running) return;
     await shutdown(running.server, 1000);
-    running.app.store.close();
+    await running.app.store.close();
   });
   const current = () => {
     if (!running) throw new Error('useExampleServer(): the server is not running yet; read it in a test or hook');
@@ -48,6 +58,7 @@ export function useExampleServer(options: AppOptions = {}): ExampleServer {
     get base() {
       return current().base;
     },
+    inFlight: (path) => inFlight.get(path) ?? 0,
     async adminCookie() {
       const { app, base } = current();
       const pair = await adminCookie(base, app.admin.email, app.admin.password);
