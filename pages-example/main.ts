@@ -27,6 +27,9 @@ async function shared(env: NodeJS.ProcessEnv): Promise<Shared> {
     ]);
     // One pool for the tasks, the broker's LISTEN and the login throttle.
     const pool = new pg.Pool({ connectionString: DATABASE_URL });
+    // An idle connection that breaks (the server restarted) is an 'error' of the pool, which would end the process
+    // unheard; the pool replaces it, and the broker listens again by itself.
+    pool.on('error', (err) => console.error(`postgres: an idle connection failed: ${err.message}`));
     // Connected before the app serves: a wrong URL or a database that is down stops the start with its error.
     Object.assign(found, {
       databasePath: undefined,
@@ -41,6 +44,13 @@ async function shared(env: NodeJS.ProcessEnv): Promise<Shared> {
       import('pagetree/redis'),
     ]);
     const redis = new Redis(REDIS_URL);
+    // ioredis reconnects by itself; said once per outage instead of at each try.
+    let down = false;
+    redis.on('error', (err: Error) => {
+      if (!down) console.error(`redis: ${err.message}; reconnecting`);
+      down = true;
+    });
+    redis.on('ready', () => (down = false));
     Object.assign(found, { broker: new RedisBroker(redis), throttle: new RedisThrottleStore(redis) });
   }
   return found;
