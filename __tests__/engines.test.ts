@@ -6,7 +6,18 @@
 import IORedis from 'ioredis';
 import IOValkey from 'iovalkey';
 import pg from 'pg';
-import { EventHub, LoginThrottle, type Broker, type BrokerMessage } from '../core/index.ts';
+import {
+  EventHub,
+  LoginThrottle,
+  mount,
+  route,
+  ServeMux,
+  session,
+  type Broker,
+  type BrokerMessage,
+  type PageRequest,
+  type SessionStore,
+} from '../core/index.ts';
 import { PostgresBroker, PostgresSessionStore, PostgresThrottleStore } from '../core/engines/postgres.ts';
 import { RedisBroker, RedisSessionStore, RedisThrottleStore, type RedisClient } from '../core/engines/redis.ts';
 import { usePostgres, useRedis, type Service } from './support/services.ts';
@@ -235,6 +246,16 @@ describe.each(engines)('$name', (engine) => {
     expect(await b.get('never-set')).toBeUndefined();
   });
 
+  test('sessions through mount: logged in on one instance, the session holds on the other; a logout there ends every copy', async () => {
+    const [a, b] = [sessionApp(engine.sessions()), sessionApp(engine.sessions())];
+    const cookie = await call(a, 'POST', '/login?user=ada');
+    expect(cookie).toMatch(/^pagetree-session=v1\./);
+    expect(await call(b, 'GET', '/me', cookie)).toBe('ada');
+    const stolen = cookie;
+    await call(b, 'POST', '/logout', cookie);
+    expect(await call(a, 'GET', '/me', stolen)).toBe('nobody');
+  });
+
   test('throttle: two instances count in one place; a burst across both lets exactly five tries through', async () => {
     const store = [engine.throttle(), engine.throttle()];
     const throttles = store.map((s) => new LoginThrottle({ store: s, perAddress: 1000 }));
@@ -273,6 +294,46 @@ test('postgres: publish rejects while the server is down; subscribers made then 
     await postgres.start().catch(() => {}); // running again for the next test, whatever happened
   }
 });
+
+/** An instance of a small app whose sessions are kept in `store`: /login?user=… , /me, /logout. */
+function sessionApp(store: SessionStore): ServeMux {
+  class Me {
+    async props() {
+      return new Response(String((await session()).data.email ?? 'nobody'));
+    }
+  }
+  class Login {
+    async post(req: PageRequest) {
+      const s = await session();
+      await s.regenerate();
+      await s.set({ email: new URL(req.url).searchParams.get('user')! });
+      return new Response('ok');
+    }
+  }
+  class Logout {
+    async post() {
+      await (await session()).destroy();
+      return new Response('bye');
+    }
+  }
+  class App {
+    me = route('/me', Me);
+    login = route('/login', Login);
+    logout = route('/logout', Logout);
+  }
+  const mux = new ServeMux();
+  mount(mux, App, '/', 'App', { secret: 'engines-secret-of-at-least-32-characters', session: { store } });
+  return mux;
+}
+
+/** The answer's body, or for a POST the session cookie it set (name=value), else the body. */
+async function call(mux: ServeMux, method: string, path: string, cookie?: string): Promise<string> {
+  const headers: Record<string, string> = { 'sec-fetch-site': 'same-origin', ...(cookie ? { cookie } : {}) };
+  const res = await mux.fetch(new Request('http://localhost' + path, { method, headers }));
+  const set = res.headers.getSetCookie()[0]?.split(';')[0];
+  const body = await res.text();
+  return method === 'POST' && set ? set : body;
+}
 
 test('a table name that is not a plain identifier is refused with the fix', () => {
   const fake = { query: async () => ({ rows: [], rowCount: 0 }), connect: async () => ({}) as never };
