@@ -1,11 +1,14 @@
 // pagetree/postgres and pagetree/redis on real servers (Debian's postgresql and redis-server, started per file by
 // support/services.ts): the brokers between two "instances" (two pools or two clients), their ids and order, a
 // payload over NOTIFY's limit, a server restart (the subscribers hear a gap, then the messages flow again), and the
-// session and throttle stores shared by two instances. Redis runs with ioredis and with iovalkey.
+// session and throttle stores shared by two instances. Postgres runs with pg and postgres.js, Redis with ioredis,
+// iovalkey and node-redis.
 
 import IORedis from 'ioredis';
 import IOValkey from 'iovalkey';
 import pg from 'pg';
+import postgresJs from 'postgres';
+import { createClient } from 'redis';
 import {
   EventHub,
   LoginThrottle,
@@ -19,7 +22,13 @@ import {
   type SessionStore,
 } from '../core/index.ts';
 import { PostgresBroker, PostgresSessionStore, PostgresThrottleStore } from '../core/engines/postgres.ts';
-import { RedisBroker, RedisSessionStore, RedisThrottleStore, type RedisClient } from '../core/engines/redis.ts';
+import {
+  RedisBroker,
+  RedisSessionStore,
+  RedisThrottleStore,
+  type NodeRedisClient,
+  type RedisClient,
+} from '../core/engines/redis.ts';
 import { usePostgres, useRedis, type Service } from './support/services.ts';
 
 jest.setTimeout(30_000);
@@ -60,14 +69,37 @@ function redisClient(Client: typeof IORedis | typeof IOValkey): RedisClient {
   return client;
 }
 
+/** A node-redis client, connecting (its commands wait until it is). */
+function nodeRedisClient(): NodeRedisClient {
+  const client = createClient({ url: redis.url, socket: { reconnectStrategy: () => 50 } });
+  client.on('error', () => {});
+  void client.connect();
+  closers.push(() => client.close().catch(() => {}));
+  return client;
+}
+
+/** A postgres.js `sql`, as a new instance would make it. */
+function sql() {
+  const client = postgresJs(postgres.url, { max: 4, onnotice: () => {} });
+  closers.push(() => client.end({ timeout: 1 }));
+  return client;
+}
+
 const quiet = { onError: () => {} };
 const engines: Engine[] = [
   {
-    name: 'postgres',
+    name: 'postgres (pg)',
     server: postgres,
     broker: () => track(new PostgresBroker(pool(), quiet)),
     sessions: () => new PostgresSessionStore(pool()),
     throttle: () => new PostgresThrottleStore(pool()),
+  },
+  {
+    name: 'postgres (postgres.js)',
+    server: postgres,
+    broker: () => track(new PostgresBroker(sql(), quiet)),
+    sessions: () => new PostgresSessionStore(sql()),
+    throttle: () => new PostgresThrottleStore(sql()),
   },
   ...[
     ['redis (ioredis)', IORedis],
@@ -79,6 +111,13 @@ const engines: Engine[] = [
     sessions: () => new RedisSessionStore(redisClient(Client as typeof IORedis | typeof IOValkey)),
     throttle: () => new RedisThrottleStore(redisClient(Client as typeof IORedis | typeof IOValkey)),
   })),
+  {
+    name: 'redis (node-redis)',
+    server: redis,
+    broker: () => track(new RedisBroker(nodeRedisClient(), quiet)),
+    sessions: () => new RedisSessionStore(nodeRedisClient()),
+    throttle: () => new RedisThrottleStore(nodeRedisClient()),
+  },
 ];
 
 function track<T extends Broker>(broker: T): T {

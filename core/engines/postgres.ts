@@ -1,7 +1,8 @@
-// pagetree/postgres: what several instances share, kept in a Postgres database they already have. Through a `pg`
-// Pool (the `pg` package is an optional peer dependency: install it to use this module).
+// pagetree/postgres: what several instances share, kept in a Postgres database they already have. Through the
+// client you already use (an optional peer dependency: install one): a `pg` Pool, or a postgres.js `sql` (the
+// `postgres` package); postgres-driver.ts tells them apart.
 //
-//   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });
+//   const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL });     or: const pool = postgres(url)
 //   const broker = new PostgresBroker(pool);         live regions: LISTEN/NOTIFY
 //   session: { store: new PostgresSessionStore(pool) }   sessions kept on the server
 //   new LoginThrottle({ store: new PostgresThrottleStore(pool) })   failed logins counted by every instance
@@ -14,58 +15,20 @@
 // sends the notification, so the ids of a topic arrive in growing order. The payload is "i<id>:<data>"; a message
 // too big for NOTIFY (8,000 bytes) is stored in pagetree_broker_messages and the payload is "t<id>", which each
 // listener reads back (rows older than ten minutes are deleted now and then).
-// One connection of the pool is kept for LISTEN while there are subscribers. When it breaks (the server restarted),
-// the broker takes a new one, listens again, and tells each subscriber with a `gap` message: what was published
-// meanwhile is not delivered, and an EventHub's clients refresh.
+// One connection is kept for LISTEN while there are subscribers (pg: one of the pool's; postgres.js: its own). When
+// it breaks (the server restarted), it is made again and listens again, and each subscriber gets a `gap` message:
+// what was published meanwhile is not delivered, and an EventHub's clients refresh.
 
 import { createHash } from 'node:crypto';
 import { Subscriptions, type Broker, type BrokerMessage } from '../http/broker.ts';
 import type { ThrottleCount, ThrottleStore } from '../http/throttle.ts';
 import type { SessionStore } from '../page/session.ts';
+import { databaseOf, type Database, type Listener, type PostgresClient } from './postgres-driver.ts';
 
-/** What this module needs of a `pg.Pool`. */
-export interface PgPool {
-  query(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number | null }>;
-  connect(): Promise<PgPoolClient>;
-}
+export type { PgPool, PgPoolClient, PostgresClient, PostgresJsSql } from './postgres-driver.ts';
 
-/** What this module needs of a client of a `pg.Pool` (`pool.connect()`). */
-export interface PgPoolClient {
-  query(text: string, values?: unknown[]): Promise<unknown>;
-  on(event: string, listener: (...args: never[]) => void): unknown;
-  removeAllListeners(event?: string): unknown;
-  release(destroy?: boolean | Error): void;
-}
-
-/** Reconnection delays of the broker's LISTEN connection: doubling from the first to the last, in ms. */
-const retryDelays = { first: 100, last: 5000 };
 /** NOTIFY's payload must be shorter than 8,000 bytes. */
 const notifyLimit = 7999;
-
-/** Runs `ddl` once per pool, inside a transaction that holds an advisory lock (instances start together). */
-function ensureSchema(pool: PgPool, ddl: string): Promise<void> {
-  let made = schemas.get(pool)?.get(ddl);
-  if (made) return made;
-  made = (async () => {
-    const client = await pool.connect();
-    try {
-      await client.query('BEGIN');
-      await client.query("SELECT pg_advisory_xact_lock(hashtext('pagetree schema'))");
-      await client.query(ddl);
-      await client.query('COMMIT');
-      client.release();
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {});
-      client.release(err instanceof Error ? err : true);
-      throw err;
-    }
-  })();
-  made.catch(() => schemas.get(pool)?.delete(ddl)); // tried again on next use
-  const byPool = schemas.get(pool) ?? new Map<string, Promise<void>>();
-  schemas.set(pool, byPool.set(ddl, made));
-  return made;
-}
-const schemas = new WeakMap<PgPool, Map<string, Promise<void>>>();
 
 // Table names are the defaults, or a name the user chose: checked, as they are written into the SQL.
 function tableName(api: string, name: string): string {
@@ -82,22 +45,18 @@ function channelOf(topic: string): string {
   return `pagetree#${createHash('sha256').update(topic).digest('hex').slice(0, 40)}`;
 }
 
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
 /**
  * A `Broker` over Postgres LISTEN/NOTIFY, for several instances on one database (see the module comment).
  * @example const broker = new PostgresBroker(new pg.Pool({ connectionString: process.env.DATABASE_URL }));
  */
 export class PostgresBroker implements Broker {
-  readonly #pool: PgPool;
+  readonly #db: Database;
   readonly #table: string;
   readonly #subscriptions: Subscriptions;
   /** The topic of each channel listened to. */
   readonly #topics = new Map<string, string>();
-  /** The LISTEN connection, while it works. */
-  #client: PgPoolClient | undefined;
-  #connecting = false;
-  #retry: ReturnType<typeof setTimeout> | undefined;
+  /** The LISTEN connection's owner, from the first subscription on. */
+  #listener: Listener | undefined;
   /** Notifications are handed on in order, also when one of them must first be read from the table. */
   #delivering: Promise<void> = Promise.resolve();
   #published = 0;
@@ -108,19 +67,26 @@ export class PostgresBroker implements Broker {
    * @param options.table where messages too big for NOTIFY go (default pagetree_broker_messages)
    * @param options.onError hears a lost LISTEN connection (default: console.error); the broker reconnects itself
    */
-  constructor(pool: PgPool, options: { table?: string; onError?: (err: unknown) => void } = {}) {
-    this.#pool = pool;
+  constructor(client: PostgresClient, options: { table?: string; onError?: (err: unknown) => void } = {}) {
+    this.#db = databaseOf(client);
     this.#table = tableName('PostgresBroker', options.table ?? 'pagetree_broker_messages');
     this.#onError = options.onError ?? ((err) => console.error('pagetree: PostgresBroker lost its connection:', err));
     this.#subscriptions = new Subscriptions({
-      onFirst: (topic) => this.#listen(topic),
-      onLast: (topic) => this.#unlisten(topic),
+      onFirst: (topic) => {
+        const channel = channelOf(topic);
+        this.#topics.set(channel, topic);
+        this.#listenerOf().listen(channel);
+      },
+      onLast: (topic) => {
+        const channel = channelOf(topic);
+        this.#topics.delete(channel);
+        this.#listener?.unlisten(channel);
+      },
     });
   }
 
   #schema(): Promise<void> {
-    return ensureSchema(
-      this.#pool,
+    return this.#db.schema(
       `CREATE SEQUENCE IF NOT EXISTS ${this.#table}_ids;
        CREATE TABLE IF NOT EXISTS ${this.#table} (
          id bigint PRIMARY KEY, data text NOT NULL, at timestamptz NOT NULL DEFAULT now())`,
@@ -134,13 +100,13 @@ export class PostgresBroker implements Broker {
     // The advisory lock orders the ids of a topic: it is held until the commit, which is when NOTIFY sends.
     const locked = `(SELECT pg_advisory_xact_lock(hashtext($1))) AS locked`;
     const inline = new TextEncoder().encode(data).length + 21 <= notifyLimit;
-    const { rows } = inline
-      ? await this.#pool.query(
+    const rows = inline
+      ? await this.#db.query(
           `SELECT id::text, pg_notify($2, 'i' || id || ':' || $3::text)
            FROM (SELECT nextval('${this.#table}_ids') AS id FROM ${locked}) AS next`,
           [topic, channel, data],
         )
-      : await this.#pool.query(
+      : await this.#db.query(
           `WITH stored AS (
              INSERT INTO ${this.#table} (id, data) SELECT nextval('${this.#table}_ids'), $3::text FROM ${locked}
              RETURNING id)
@@ -148,7 +114,7 @@ export class PostgresBroker implements Broker {
           [topic, channel, data],
         );
     if (!inline && ++this.#published % 50 === 0) {
-      this.#pool.query(`DELETE FROM ${this.#table} WHERE at < now() - interval '10 minutes'`).catch(this.#onError);
+      this.#db.query(`DELETE FROM ${this.#table} WHERE at < now() - interval '10 minutes'`, []).catch(this.#onError);
     }
     return rows[0]!.id as string;
   }
@@ -164,82 +130,20 @@ export class PostgresBroker implements Broker {
 
   async close(): Promise<void> {
     this.#closed = true;
-    clearTimeout(this.#retry);
     this.#subscriptions.end();
-    this.#drop(undefined);
+    this.#listener?.close();
   }
 
-  #listen(topic: string): void {
-    const channel = channelOf(topic);
-    this.#topics.set(channel, topic);
-    const client = this.#client;
-    if (client) client.query(`LISTEN ${quoteIdent(channel)}`).catch((err: unknown) => this.#lost(client, err));
-    else this.#connect(false);
+  #listenerOf(): Listener {
+    return (this.#listener ??= this.#db.listener({
+      notified: (channel, payload) => this.#notified(channel, payload),
+      back: () => this.#subscriptions.gap(),
+      error: this.#onError,
+    }));
   }
 
-  #unlisten(topic: string): void {
-    const channel = channelOf(topic);
-    this.#topics.delete(channel);
-    const client = this.#client;
-    if (this.#topics.size === 0)
-      this.#drop(undefined); // no subscriber: the connection goes back to the pool
-    else client?.query(`UNLISTEN ${quoteIdent(channel)}`).catch((err: unknown) => this.#lost(client, err));
-  }
-
-  // Takes a connection for LISTEN, listens to every topic that has subscribers, and after a loss tells them.
-  #connect(afterLoss: boolean, attempt = 0): void {
-    if (this.#connecting || this.#client || this.#closed || this.#topics.size === 0) return;
-    this.#connecting = true;
-    void (async () => {
-      let client: PgPoolClient | undefined;
-      try {
-        client = await this.#pool.connect();
-        const connected = client;
-        connected.on('notification', (n: { channel: string; payload?: string }) => this.#notified(n));
-        connected.on('error', (err: Error) => this.#lost(connected, err));
-        connected.on('end', () => this.#lost(connected, new Error('the connection ended')));
-        for (const channel of this.#topics.keys()) await connected.query(`LISTEN ${quoteIdent(channel)}`);
-        this.#connecting = false;
-        this.#client = connected;
-        if (this.#closed || this.#topics.size === 0) return this.#drop(undefined);
-        if (afterLoss) this.#subscriptions.gap();
-      } catch (err) {
-        this.#connecting = false;
-        client?.removeAllListeners();
-        client?.release(err instanceof Error ? err : true);
-        if (attempt === 0) this.#onError(err);
-        const delay = Math.min(retryDelays.first * 2 ** attempt, retryDelays.last);
-        // Subscribers that waited for this connection may have missed messages too: they hear of a gap.
-        this.#retry = setTimeout(() => this.#connect(true, attempt + 1), delay);
-      }
-    })();
-  }
-
-  #lost(client: PgPoolClient, err: unknown): void {
-    if (this.#client !== client) return;
-    this.#onError(err);
-    this.#drop(err);
-    this.#connect(true);
-  }
-
-  // Lets go of the LISTEN connection: back to the pool when it works, destroyed when it failed.
-  #drop(err: unknown): void {
-    const client = this.#client;
-    this.#client = undefined;
-    if (!client) return;
-    client.removeAllListeners();
-    client.on('error', () => {}); // a late error of a connection being let go is not an uncaught one
-    if (err !== undefined) return client.release(err instanceof Error ? err : true);
-    // UNLISTEN * first, so that the pool's next user does not hear our channels.
-    client.query('UNLISTEN *').then(
-      () => client.release(),
-      (e: unknown) => client.release(e instanceof Error ? e : true),
-    );
-  }
-
-  #notified(n: { channel: string; payload?: string }): void {
-    const topic = this.#topics.get(n.channel);
-    const payload = n.payload ?? '';
+  #notified(channel: string, payload: string): void {
+    const topic = this.#topics.get(channel);
     if (topic === undefined) return;
     const colon = payload.indexOf(':');
     if (payload[0] === 'i' && colon > 1) {
@@ -247,11 +151,11 @@ export class PostgresBroker implements Broker {
       this.#delivering = this.#delivering.then(() => this.#subscriptions.deliver(topic, message));
     } else if (payload[0] === 't') {
       const id = payload.slice(1);
-      const read = this.#pool.query(`SELECT data FROM ${this.#table} WHERE id = $1`, [id]);
+      const read = this.#db.query(`SELECT data FROM ${this.#table} WHERE id = $1`, [id]);
       this.#delivering = this.#delivering
         .then(() => read)
         .then(
-          ({ rows }) => {
+          (rows) => {
             if (rows[0]) this.#subscriptions.deliver(topic, { id, data: rows[0].data as string });
             else this.#subscriptions.gap(); // pruned before it was read: the subscribers refresh
           },
@@ -267,18 +171,17 @@ export class PostgresBroker implements Broker {
  * @example session: { store: new PostgresSessionStore(pool) }
  */
 export class PostgresSessionStore implements SessionStore {
-  readonly #pool: PgPool;
+  readonly #db: Database;
   readonly #table: string;
   #writes = 0;
 
-  constructor(pool: PgPool, options: { table?: string } = {}) {
-    this.#pool = pool;
+  constructor(client: PostgresClient, options: { table?: string } = {}) {
+    this.#db = databaseOf(client);
     this.#table = tableName('PostgresSessionStore', options.table ?? 'pagetree_sessions');
   }
 
   #schema(): Promise<void> {
-    return ensureSchema(
-      this.#pool,
+    return this.#db.schema(
       `CREATE TABLE IF NOT EXISTS ${this.#table} (
          id text PRIMARY KEY, data jsonb NOT NULL, expires timestamptz NOT NULL)`,
     );
@@ -286,23 +189,23 @@ export class PostgresSessionStore implements SessionStore {
 
   async get(id: string): Promise<object | undefined> {
     await this.#schema();
-    const { rows } = await this.#pool.query(`SELECT data FROM ${this.#table} WHERE id = $1 AND expires > now()`, [id]);
+    const rows = await this.#db.query(`SELECT data FROM ${this.#table} WHERE id = $1 AND expires > now()`, [id]);
     return rows[0]?.data as object | undefined;
   }
 
   async set(id: string, data: object, ttl: number): Promise<void> {
     await this.#schema();
-    await this.#pool.query(
-      `INSERT INTO ${this.#table} (id, data, expires) VALUES ($1, $2, now() + $3 * interval '1 second')
+    await this.#db.query(
+      `INSERT INTO ${this.#table} (id, data, expires) VALUES ($1, $2::text::jsonb, now() + $3 * interval '1 second')
        ON CONFLICT (id) DO UPDATE SET data = EXCLUDED.data, expires = EXCLUDED.expires`,
       [id, JSON.stringify(data), ttl],
     );
-    if (++this.#writes % 100 === 0) await this.#pool.query(`DELETE FROM ${this.#table} WHERE expires <= now()`);
+    if (++this.#writes % 100 === 0) await this.#db.query(`DELETE FROM ${this.#table} WHERE expires <= now()`, []);
   }
 
   async delete(id: string): Promise<void> {
     await this.#schema();
-    await this.#pool.query(`DELETE FROM ${this.#table} WHERE id = $1`, [id]);
+    await this.#db.query(`DELETE FROM ${this.#table} WHERE id = $1`, [id]);
   }
 }
 
@@ -311,18 +214,17 @@ export class PostgresSessionStore implements SessionStore {
  * @example new LoginThrottle({ store: new PostgresThrottleStore(pool) })
  */
 export class PostgresThrottleStore implements ThrottleStore {
-  readonly #pool: PgPool;
+  readonly #db: Database;
   readonly #table: string;
   #writes = 0;
 
-  constructor(pool: PgPool, options: { table?: string } = {}) {
-    this.#pool = pool;
+  constructor(client: PostgresClient, options: { table?: string } = {}) {
+    this.#db = databaseOf(client);
     this.#table = tableName('PostgresThrottleStore', options.table ?? 'pagetree_throttle');
   }
 
   #schema(): Promise<void> {
-    return ensureSchema(
-      this.#pool,
+    return this.#db.schema(
       `CREATE TABLE IF NOT EXISTS ${this.#table} (key text PRIMARY KEY, count int NOT NULL, resets timestamptz NOT NULL)`,
     );
   }
@@ -330,7 +232,7 @@ export class PostgresThrottleStore implements ThrottleStore {
   async hit(key: string, window: number): Promise<ThrottleCount> {
     await this.#schema();
     // A window that is over starts again at 1.
-    const { rows } = await this.#pool.query(
+    const rows = await this.#db.query(
       `INSERT INTO ${this.#table} AS t (key, count, resets) VALUES ($1, 1, now() + $2 * interval '1 second')
        ON CONFLICT (key) DO UPDATE SET
          count = CASE WHEN t.resets <= now() THEN 1 ELSE t.count + 1 END,
@@ -338,17 +240,17 @@ export class PostgresThrottleStore implements ThrottleStore {
        RETURNING count, ceil(extract(epoch FROM resets - now()))::int AS left`,
       [key, window],
     );
-    if (++this.#writes % 100 === 0) await this.#pool.query(`DELETE FROM ${this.#table} WHERE resets <= now()`);
+    if (++this.#writes % 100 === 0) await this.#db.query(`DELETE FROM ${this.#table} WHERE resets <= now()`, []);
     return { count: rows[0]!.count as number, resetsIn: Math.max(1, rows[0]!.left as number) };
   }
 
   async undo(key: string): Promise<void> {
     await this.#schema();
-    await this.#pool.query(`UPDATE ${this.#table} SET count = count - 1 WHERE key = $1 AND count > 0`, [key]);
+    await this.#db.query(`UPDATE ${this.#table} SET count = count - 1 WHERE key = $1 AND count > 0`, [key]);
   }
 
   async delete(key: string): Promise<void> {
     await this.#schema();
-    await this.#pool.query(`DELETE FROM ${this.#table} WHERE key = $1`, [key]);
+    await this.#db.query(`DELETE FROM ${this.#table} WHERE key = $1`, [key]);
   }
 }

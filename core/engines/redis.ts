@@ -1,5 +1,6 @@
-// pagetree/redis: what several instances share, kept in Redis or Valkey. Through an `ioredis` or `iovalkey` client
-// (optional peer dependencies: install the one you use; their APIs are the same).
+// pagetree/redis: what several instances share, kept in Redis or Valkey. Through the client you already use (an
+// optional peer dependency: install one): `ioredis`, `iovalkey` (a fork with the same API) or `redis` (node-redis,
+// connected first: `await createClient({ url }).connect()`).
 //
 //   const redis = new Redis(process.env.REDIS_URL);
 //   const broker = new RedisBroker(redis);                live regions: pub/sub
@@ -19,16 +20,92 @@ import type { ThrottleCount, ThrottleStore } from '../http/throttle.ts';
 import type { SessionStore } from '../page/session.ts';
 
 /** What this module needs of an `ioredis` or `iovalkey` client. */
-export interface RedisClient {
-  duplicate(): RedisClient;
-  eval(script: string, numKeys: number, ...args: string[]): Promise<unknown>;
-  get(key: string): Promise<string | null>;
-  set(key: string, value: string, mode: 'EX', seconds: number): Promise<unknown>;
-  del(key: string): Promise<number>;
+export interface IoRedisClient {
+  call(command: string, ...args: string[]): Promise<unknown>;
+  duplicate(): IoRedisClient;
   subscribe(...channels: string[]): Promise<unknown>;
   unsubscribe(...channels: string[]): Promise<unknown>;
   on(event: string, listener: (...args: never[]) => void): unknown;
   quit(): Promise<unknown>;
+}
+
+/** What this module needs of a node-redis client (the `redis` package), connected. */
+export interface NodeRedisClient {
+  sendCommand(args: string[]): Promise<unknown>;
+  duplicate(): NodeRedisClient;
+  connect(): Promise<unknown>;
+  subscribe(channel: string, listener: (message: string, channel: string) => void): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  // any[]: node-redis types its listeners' arguments so, and a narrower type would not accept its client.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  on(event: string, listener: (...args: any[]) => void): unknown;
+  close(): Promise<unknown>;
+}
+
+/** A client of `ioredis`, `iovalkey` or `redis`. */
+export type RedisClient = IoRedisClient | NodeRedisClient;
+
+// One command, whichever client: ioredis and iovalkey take call(name, ...args), node-redis sendCommand([name, ...]).
+function command(client: RedisClient, args: string[]): Promise<unknown> {
+  return 'call' in client ? client.call(args[0]!, ...args.slice(1)) : client.sendCommand(args);
+}
+
+/** The subscribing connection, whichever client: messages in, and a call once it is back after a loss. */
+interface Subscriber {
+  subscribe(channel: string): Promise<unknown>;
+  unsubscribe(channel: string): Promise<unknown>;
+  close(): Promise<unknown>;
+}
+
+interface SubscriberEvents {
+  message(channel: string, payload: string): void;
+  /** Connected and subscribed again after a loss. */
+  back(channels: string[]): void;
+  error(err: unknown): void;
+  /** The channels to subscribe to again. */
+  channels(): string[];
+}
+
+function subscriberOf(client: RedisClient, on: SubscriberEvents): Subscriber {
+  let lost = false;
+  let closed = false;
+  const failed = (err: Error) => {
+    if (!lost) on.error(err);
+  };
+  if ('call' in client) {
+    const sub = client.duplicate();
+    sub.on('message', (channel: string, payload: string) => on.message(channel, payload));
+    sub.on('error', failed);
+    sub.on('close', () => (lost = !closed));
+    sub.on('ready', () => {
+      if (!lost) return;
+      lost = false;
+      // Subscribed again (ioredis does it too; twice is harmless), then the subscribers hear of the gap.
+      const channels = on.channels();
+      (channels.length > 0 ? sub.subscribe(...channels) : Promise.resolve()).then(() => on.back(channels), on.error);
+    });
+    return {
+      subscribe: (channel) => sub.subscribe(channel),
+      unsubscribe: (channel) => sub.unsubscribe(channel),
+      close: () => ((closed = true), sub.quit()),
+    };
+  }
+  // node-redis: the duplicate connects first, and subscribes again by itself before it is ready after a loss.
+  const sub = client.duplicate();
+  sub.on('error', failed);
+  sub.on('reconnecting', () => (lost = !closed));
+  sub.on('ready', () => {
+    if (!lost) return;
+    lost = false;
+    on.back(on.channels());
+  });
+  const connected = sub.connect();
+  const listener = (payload: string, channel: string) => on.message(channel, payload);
+  return {
+    subscribe: (channel) => connected.then(() => sub.subscribe(channel, listener)),
+    unsubscribe: (channel) => connected.then(() => sub.unsubscribe(channel)),
+    close: () => ((closed = true), connected.then(() => sub.close())),
+  };
 }
 
 // INCR and PUBLISH in one script: nothing runs between them, so ids reach subscribers in order.
@@ -45,8 +122,7 @@ export class RedisBroker implements Broker {
   readonly #prefix: string;
   readonly #subscriptions: Subscriptions;
   /** The subscribing connection, from the first subscription on. */
-  #subscriber: RedisClient | undefined;
-  #lost = false;
+  #subscriber: Subscriber | undefined;
   #closed = false;
   readonly #onError: (err: unknown) => void;
 
@@ -70,8 +146,8 @@ export class RedisBroker implements Broker {
 
   async publish(topic: string, data = ''): Promise<string> {
     if (this.#closed) throw new Error(`RedisBroker: publish(${JSON.stringify(topic)}) after close()`);
-    const id = await this.#client.eval(publishScript, 1, `${this.#prefix}:id:${topic}`, this.#channel(topic), data);
-    return String(id);
+    const key = `${this.#prefix}:id:${topic}`;
+    return String(await command(this.#client, ['EVAL', publishScript, '1', key, this.#channel(topic), data]));
   }
 
   subscribe(topic: string, signal: AbortSignal): AsyncIterable<BrokerMessage> {
@@ -89,7 +165,7 @@ export class RedisBroker implements Broker {
     this.#subscriptions.end();
     const subscriber = this.#subscriber;
     this.#subscriber = undefined;
-    await subscriber?.quit().catch(() => {});
+    await subscriber?.close().catch(() => {});
   }
 
   // A failed SUBSCRIBE while the connection is down is done again when it comes back ('ready', below).
@@ -97,34 +173,19 @@ export class RedisBroker implements Broker {
     done?.catch((err: unknown) => this.#onError(err));
   }
 
-  #subscriberOf(): RedisClient {
-    if (this.#subscriber) return this.#subscriber;
-    const subscriber = (this.#subscriber = this.#client.duplicate());
+  #subscriberOf(): Subscriber {
     const prefix = `${this.#prefix}:`;
-    subscriber.on('message', (channel: string, payload: string) => {
-      const colon = payload.indexOf(':');
-      if (!channel.startsWith(prefix) || colon < 1) return;
-      this.#subscriptions.deliver(channel.slice(prefix.length), {
-        id: payload.slice(0, colon),
-        data: payload.slice(colon + 1),
-      });
-    });
-    subscriber.on('error', (err: Error) => {
-      if (!this.#lost) this.#onError(err);
-    });
-    subscriber.on('close', () => (this.#lost = !this.#closed));
-    subscriber.on('ready', () => {
-      if (!this.#lost) return;
-      this.#lost = false;
-      // Subscribed again (the client resubscribes too; twice is harmless), then the subscribers hear of the gap.
-      const channels = [...this.#subscriptions.topics()].map((topic) => this.#channel(topic));
-      const again = channels.length > 0 ? subscriber.subscribe(...channels) : Promise.resolve();
-      again.then(
-        () => this.#subscriptions.gap(),
-        (err: unknown) => this.#onError(err),
-      );
-    });
-    return subscriber;
+    return (this.#subscriber ??= subscriberOf(this.#client, {
+      message: (channel, payload) => {
+        const colon = payload.indexOf(':');
+        if (!channel.startsWith(prefix) || colon < 1) return;
+        const message = { id: payload.slice(0, colon), data: payload.slice(colon + 1) };
+        this.#subscriptions.deliver(channel.slice(prefix.length), message);
+      },
+      back: () => this.#subscriptions.gap(),
+      error: this.#onError,
+      channels: () => [...this.#subscriptions.topics()].map((topic) => this.#channel(topic)),
+    }));
   }
 }
 
@@ -142,16 +203,17 @@ export class RedisSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<object | undefined> {
-    const json = await this.#client.get(this.#prefix + id);
-    return json === null ? undefined : (JSON.parse(json) as object);
+    const json = await command(this.#client, ['GET', this.#prefix + id]);
+    return typeof json === 'string' ? (JSON.parse(json) as object) : undefined;
   }
 
   async set(id: string, data: object, ttl: number): Promise<void> {
-    await this.#client.set(this.#prefix + id, JSON.stringify(data), 'EX', Math.max(1, Math.ceil(ttl)));
+    const seconds = String(Math.max(1, Math.ceil(ttl)));
+    await command(this.#client, ['SET', this.#prefix + id, JSON.stringify(data), 'EX', seconds]);
   }
 
   async delete(id: string): Promise<void> {
-    await this.#client.del(this.#prefix + id);
+    await command(this.#client, ['DEL', this.#prefix + id]);
   }
 }
 
@@ -176,18 +238,16 @@ export class RedisThrottleStore implements ThrottleStore {
   }
 
   async hit(key: string, window: number): Promise<ThrottleCount> {
-    const [count, ms] = (await this.#client.eval(hitScript, 1, this.#prefix + key, String(window * 1000))) as [
-      number,
-      number,
-    ];
+    const args = ['EVAL', hitScript, '1', this.#prefix + key, String(window * 1000)];
+    const [count, ms] = (await command(this.#client, args)) as [number, number];
     return { count, resetsIn: Math.max(1, Math.ceil(ms / 1000)) };
   }
 
   async undo(key: string): Promise<void> {
-    await this.#client.eval(undoScript, 1, this.#prefix + key);
+    await command(this.#client, ['EVAL', undoScript, '1', this.#prefix + key]);
   }
 
   async delete(key: string): Promise<void> {
-    await this.#client.del(this.#prefix + key);
+    await command(this.#client, ['DEL', this.#prefix + key]);
   }
 }
