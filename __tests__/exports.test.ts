@@ -101,11 +101,13 @@ test('the public type names of pagetree', () => {
     .filter((name) => !(name in pagetree))
     .sort();
   expect(types).toEqual([
+    'AccessLogEntry',
     'Broker',
     'BrokerMessage',
     'Children',
     'ComponentInfo',
     'ComponentRef',
+    'CompressOptions',
     'CookieOptions',
     'CrossOriginOptions',
     'EmbeddedFile',
@@ -136,9 +138,12 @@ test('the public type names of pagetree', () => {
     'PageRequest',
     'ParamNames',
     'ParseFormOptions',
+    'PropsTrace',
     'Register',
     'RenderComponent',
     'RenderTarget',
+    'RenderTrace',
+    'RequestTrace',
     'RequireLoginOptions',
     'Route',
     'RouteInfo',

@@ -56,8 +56,17 @@ function docProject(tarball: string): string {
   run('npm', [...create, '--pagetree', tarball], parent);
   const dir = join(parent, 'app');
   // Beside the scaffold's dependencies, what the docs import: valibot (forms.md), @jest/globals (testing.md), the
-  // engines' clients with their types (scaling.md), so that pagetree/postgres and pagetree/redis take the real ones.
-  const imported = ['valibot', '@jest/globals', 'pg', '@types/pg', 'ioredis'];
+  // engines' clients with their types (scaling.md), so that pagetree/postgres and pagetree/redis take the real ones,
+  // OpenTelemetry's API and SDK (observability.md).
+  const imported = [
+    'valibot',
+    '@jest/globals',
+    'pg',
+    '@types/pg',
+    'ioredis',
+    '@opentelemetry/api',
+    '@opentelemetry/sdk-trace-base',
+  ];
   run('npm', ['install', '--no-audit', '--no-fund', ...imported], dir);
   run('npx', ['pagetree-embed', 'static', 'src/static-files.ts'], dir);
   return dir;

@@ -61,6 +61,7 @@ export function typeOf(name: string): string {
 
 interface NodeModules {
   'node:crypto': typeof import('node:crypto');
+  'node:diagnostics_channel': typeof import('node:diagnostics_channel');
   'node:fs': typeof import('node:fs');
   'node:path': typeof import('node:path');
   'node:zlib': typeof import('node:zlib');

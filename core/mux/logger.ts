@@ -12,12 +12,15 @@ export interface Logger {
   error(message: string, err?: unknown): void;
   /** Worth a line but not the server's fault: a malformed request body, a route with nothing to serve. */
   warn(message: string): void;
+  /** Routine: the access log's lines (mount's `accessLog: true`). Optional: a logger without it cannot take them. */
+  info?(message: string): void;
 }
 
-/** The default logger: console.error and console.warn. */
+/** The default logger: console.error, console.warn and console.log. */
 export const consoleLogger: Logger = {
   error: (message, err) => (err === undefined ? console.error(message) : console.error(message, err)),
   warn: (message) => console.warn(message),
+  info: (message) => console.log(message),
 };
 
 /**

@@ -20,6 +20,7 @@ import type { HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';
 import type { SessionOptions } from './session.ts';
 import type { Tree } from './tree.ts';
+import type { RequestTrace } from './tracing.ts';
 import type { RegisteredRoot, UrlParamsArg, PageRef } from './url-types.ts';
 
 /** The state of one request inside the page pipeline. */
@@ -45,6 +46,8 @@ export interface RequestContext {
   cookies: string[] | undefined;
   /** The page timed out and its 503 is answered: what the page does later is dropped, its failure not logged. */
   timedOut: boolean;
+  /** The request's record when it is traced or observed (tracing.ts), else undefined. */
+  trace: RequestTrace | undefined;
 }
 
 /** Client events by when htmx fires them: name → detail. */

@@ -7,6 +7,8 @@
 //                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
 //   any failure     → handleError: a Response as is, else the nearest error() at or above the node
 //                     (node.errorPage), else the error handler, with the same target, + Vary
+//   traced          → the same, each step published to pagetree:request/props/render (tracing.ts) when they
+//                     have subscribers, or the mount asks for Server-Timing or an access log; else untouched
 //
 // `props` may also return or throw a Response (sent as is), return
 // renderComponent(element) (rendered instead), or throw an HttpError. The
@@ -25,6 +27,7 @@ import { abortable, abortKey, guardBody } from '../http/request-body.ts';
 import { headerUrl } from '../http/header-value.ts';
 import { headersOf, liteData, liteResponse, textError } from '../mux/response.ts';
 import type { Tree } from './tree.ts';
+import { traceError, traceProps, traceRender, traceRequest, tracing, type Observe } from './tracing.ts';
 
 /** Replaces the default error answer: `mount(..., { errorHandler })`. */
 export type ErrorHandler = (
@@ -100,6 +103,8 @@ export interface RouteHandlerOptions {
   timeout: number;
   /** The status of a rendered answer; default 200 (404 for the not-found page). */
   status?: number;
+  /** Server-Timing and the access log (mount's `serverTiming`, `accessLog`); undefined for neither. */
+  observe?: Observe;
 }
 
 /**
@@ -109,7 +114,7 @@ export interface RouteHandlerOptions {
  * middleware, props, a render or the timeout, goes through `handleError`.
  */
 export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
-  const { tree, node, middlewares, timeout } = options;
+  const { tree, node, middlewares, timeout, observe } = options;
   const defaultStatus = options.status ?? 200;
   const route: PageRoute = {
     node,
@@ -169,7 +174,9 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       regions: undefined,
       cookies: undefined,
       timedOut: false,
+      trace: undefined,
     };
+    if (tracing(observe)) return traceRequest(ctx, () => requestContext.run(ctx, bounded, ctx), observe);
     return requestContext.run(ctx, bounded, ctx);
   };
 }
@@ -227,7 +234,12 @@ function renderPage(route: PageRoute, ctx: RequestContext): Response | Promise<R
   const req = ctx.req;
   try {
     const answer = page[route.answer] as PageObject['props'];
-    const props = answer ? answer.call(page, req, ctx.target) : undefined;
+    const trace = ctx.trace;
+    const props = !answer
+      ? undefined
+      : trace === undefined
+        ? answer.call(page, req, ctx.target)
+        : traceProps(trace, route.answer, () => answer.call(page, req, ctx.target));
     const res = isThenable(props)
       ? Promise.resolve(props).then((p) => finishPage(route, p, ctx))
       : finishPage(route, props, ctx);
@@ -238,10 +250,20 @@ function renderPage(route: PageRoute, ctx: RequestContext): Response | Promise<R
   }
 }
 
-// Renders the selected component (or what props asked for) with the props.
+// Sends what props answered, or renders with the props.
 function finishPage(route: PageRoute, props: unknown, ctx: RequestContext): Response | Promise<Response> {
-  const { node, page } = route;
   if (props instanceof Response) return withVary(withContext(props, ctx, 'props()'));
+  const trace = ctx.trace;
+  if (trace === undefined) return render(route, props, ctx);
+  const component = isRenderComponent(props)
+    ? null
+    : ((selectedComponent(ctx.target) ?? route.pageComponent)?.name ?? null);
+  return traceRender(trace, ctx.req, component, () => render(route, props, ctx));
+}
+
+// Renders the selected component (or what props asked for) with the props.
+function render(route: PageRoute, props: unknown, ctx: RequestContext): Response | Promise<Response> {
+  const { node, page } = route;
   let html: unknown;
   // A fragment (a partial, or what props asked for) may carry other regions along; the full page has them all.
   let fragment = true;
@@ -276,6 +298,7 @@ function htmlResponse(
   }
   let body: string = html;
   if (regions) {
+    if (ctx.trace !== undefined) ctx.trace.regions = ctx.regions!.length;
     const joined = withRegions(html, ctx);
     if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false));
     body = joined;
@@ -342,6 +365,7 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
 function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): Response | Promise<Response> {
   if (ctx.timedOut) return late; // answered with a 503 already: nobody reads this
   if (err instanceof Response) return withVary(withRecorded(err, ctx));
+  if (ctx.trace !== undefined) traceError(ctx.trace, err);
   const { node, logger } = options;
   const req = ctx.req;
   if (!(err instanceof HttpError)) {

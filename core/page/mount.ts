@@ -17,6 +17,7 @@
 import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
 import { checkErrorPages, checkPath, collect, type Draft } from './collect.ts';
 import { base64url } from '../http/base64url.ts';
+import { compressAnswers, compression, type Compression, type CompressOptions } from '../http/compress.ts';
 import { ConflictError, MountError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
@@ -26,6 +27,7 @@ import { elementIds } from './element-ids.ts';
 import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
 import { parseTag, type PageClass } from './route.ts';
 import { Tree } from './tree.ts';
+import { accessLogger, type AccessLogEntry, type Observe } from './tracing.ts';
 
 /** Options of `mount`. */
 export interface MountOptions<TDeps = unknown> {
@@ -69,6 +71,23 @@ export interface MountOptions<TDeps = unknown> {
    * message as a cookie it cannot verify.
    */
   flashCookie?: string;
+  /**
+   * Compress rendered answers (br, zstd where the runtime has it, gzip) for clients that accept them, above 1 KiB
+   * of text: on by default, except on workerd (Cloudflare compresses at its edge) and Deno (Deno.serve does).
+   * `false` leaves it to a proxy in front; an object sets the threshold and the codings (docs/compression.md).
+   */
+  compress?: boolean | CompressOptions;
+  /**
+   * A `Server-Timing` header on every answer of the tree (`props;dur=…, render;dur=…, total;dur=…`), for the
+   * browser's devtools; default: `dev`. It tells anyone how long your pages take: leave it off in production unless
+   * that is fine (docs/observability.md).
+   */
+  serverTiming?: boolean;
+  /**
+   * One entry per request of the tree: `true` writes it as a JSON line to the mux's logger's `info`; a function
+   * receives it, to hand it to a logger of your own. Default: none (docs/observability.md#access-log).
+   */
+  accessLog?: boolean | ((entry: AccessLogEntry) => void);
 }
 
 /**
@@ -114,9 +133,11 @@ export function mount<TRoot extends object, TDeps = unknown>(
     }
     treeSessionOptions.set(tree, checkSessionOptions(rootName, options.session));
   }
-  register(mux, tree, order, options);
+  const compress = compressionOf(rootName, options.compress);
+  const observe = observeOf(mux, rootName, options);
+  register(mux, tree, order, options, compress, observe);
   order.forEach(runInit);
-  if (options.notFound !== undefined) registerNotFound(mux, tree, options);
+  if (options.notFound !== undefined) registerNotFound(mux, tree, options, compress, observe);
   rememberTree(tree);
   return tree;
 }
@@ -196,7 +217,14 @@ function warnEmpty(mux: ServeMux, node: PageNode): void {
   mux.logger.warn(`pagetree: ${node.fieldPath} has no page(), serveHTTP() or routes; it was skipped`);
 }
 
-function register(mux: ServeMux, tree: Tree, order: readonly PageNode[], options: MountOptions<unknown>): void {
+function register(
+  mux: ServeMux,
+  tree: Tree,
+  order: readonly PageNode[],
+  options: MountOptions<unknown>,
+  compress: Compression | null,
+  observe: Observe | undefined,
+): void {
   const onError = options.errorHandler ?? defaultErrorHandler;
   const ownMiddlewares = new Map<PageNode, Middleware[]>();
   const middlewaresOf = (node: PageNode): Middleware[] => {
@@ -223,13 +251,31 @@ function register(mux: ServeMux, tree: Tree, order: readonly PageNode[], options
           onError,
           logger: mux.logger,
           timeout: options.timeout ?? 0,
+          observe,
         });
-        mux.handle(pattern, handler);
+        mux.handle(pattern, compress ? compressAnswers(handler, compress) : handler);
       } catch (err) {
         throw mountErrorFor(node.fieldPath, err);
       }
     }
   }
+}
+
+// The mount's compression, decided once for all its routes (they share one cache of Accept-Encoding answers).
+function compressionOf(rootName: string, option: MountOptions<unknown>['compress']): Compression | null {
+  try {
+    return compression(option);
+  } catch (err) {
+    throw new MountError(`${rootName} (compress)`, (err as Error).message);
+  }
+}
+
+// What the tree's requests report beyond the tracing channels (tracing.ts): undefined for nothing.
+function observeOf(mux: ServeMux, rootName: string, options: MountOptions<unknown>): Observe | undefined {
+  const serverTiming = options.serverTiming ?? options.dev ?? false;
+  const accessLog = accessLogger(options.accessLog, mux.logger);
+  if (typeof accessLog === 'string') throw new MountError(`${rootName} (accessLog)`, accessLog);
+  return serverTiming || accessLog ? { serverTiming, accessLog } : undefined;
 }
 
 // The page method that answers a pattern: the verb method for its method, props for the rest.
@@ -239,7 +285,13 @@ function answerOf(node: PageNode, pattern: Pattern): 'props' | VerbMethod {
 }
 
 // The not-found page: a node outside the tree (no route of its own), under the global and the root's middlewares.
-function registerNotFound(mux: ServeMux, tree: Tree, options: MountOptions<unknown>): void {
+function registerNotFound(
+  mux: ServeMux,
+  tree: Tree,
+  options: MountOptions<unknown>,
+  compress: Compression | null,
+  observe: Observe | undefined,
+): void {
   const root = tree.root;
   const fieldPath = `${root.fieldPath} (notFound)`;
   const tag = { method: '', path: '/', title: 'Not Found' };
@@ -265,8 +317,9 @@ function registerNotFound(mux: ServeMux, tree: Tree, options: MountOptions<unkno
     logger: mux.logger,
     timeout: options.timeout ?? 0,
     status: 404,
+    observe,
   });
-  mux.handleNotFound(handler);
+  mux.handleNotFound(compress ? compressAnswers(handler, compress) : handler);
   runInit(node);
 }
 

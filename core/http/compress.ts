@@ -1,0 +1,244 @@
+// Compressed dynamic answers: what the page pipeline renders, compressed once for the client that asks.
+//
+//   Accept-Encoding: gzip, deflate, br, zstd   + 5 KiB of text/html  → Content-Encoding: br, Vary: …, Accept-Encoding
+//   Accept-Encoding: gzip;q=1, br;q=0.5        + 5 KiB of text/html  → gzip (the client's weights first)
+//   Accept-Encoding: br;q=0, gzip;q=0          + 5 KiB of text/html  → as it is (nothing else acceptable)
+//   (no header), HEAD, 204/304, 600 bytes, image/png, no-transform, already encoded, text/event-stream → as it is
+//
+// An answer that could be compressed (a body over the threshold, of a text type, nothing forbidding it) says
+// `Vary: Accept-Encoding` whatever was chosen, merged into the htmx Vary, so a cache keeps the variants apart. A
+// compressed answer has its own Content-Length and a weak ETag (`"x"` → `W/"x"`: the bytes differ, the content
+// does not; If-None-Match compares weakly, so the page's own 304 keeps working).
+//
+// Bodies are compressed whole with zlib's sync functions: the pipeline renders the whole body before it answers, and
+// for a page of a few KiB one sync call costs less than a stream (bench/compress). node:zlib is taken at run time
+// (process.getBuiltinModule, as static-load.ts does): Node, Bun, Deno and workerd (nodejs_compat) have it; where
+// it is missing the answers go as they are. Event streams are left alone: they say `no-transform`, and one
+// compressor per open stream would cost memory per client and turn the fan-out's one set of bytes for every
+// subscriber into one compression per subscriber (bench/compress, event streams).
+
+import type { HandlerFunc, PageRequest } from '../mux/request.ts';
+import { headerRecord, liteData, liteResponse } from '../mux/response.ts';
+import { optionalNodeModule } from './static-load.ts';
+
+/** A content coding pagetree can compress with (`zstd` only where the runtime has it: Node 22.15+, 23.8+). */
+export type Encoding = 'br' | 'zstd' | 'gzip';
+
+/** Options of mount's `compress`. */
+export interface CompressOptions {
+  /** Bodies smaller than this many bytes are sent as they are (default 1024: below, the headers outweigh the gain). */
+  threshold?: number;
+  /** The codings offered, preferred first where the client weighs several alike (default `['br', 'zstd', 'gzip']`). */
+  encodings?: readonly ('br' | 'zstd' | 'gzip')[];
+}
+
+type Codec = (body: string | Uint8Array, size: number) => Uint8Array;
+
+/** What an answer is compressed with, decided once at mount. */
+export interface Compression {
+  threshold: number;
+  /** The codings this runtime has, in the order of preference. */
+  offered: readonly Encoding[];
+  codecs: Partial<Record<Encoding, Codec>>;
+  /** Accept-Encoding header → the chosen coding, or null for the body as it is. */
+  chosen: Map<string, Encoding | null>;
+}
+
+const allEncodings: readonly Encoding[] = ['br', 'zstd', 'gzip'];
+
+/**
+ * The compression of a mount's `compress` option, or null for none: `false`, a runtime whose server or edge
+ * compresses itself (workerd: Cloudflare's edge; Deno.serve) unless asked for explicitly, or a runtime without
+ * node:zlib. Throws a TypeError for a bad option (mount reports it with the root's name).
+ */
+export function compression(option: boolean | CompressOptions | undefined): Compression | null {
+  if (option === false) return null;
+  if (option === undefined && compressesItself()) return null;
+  const options = typeof option === 'object' && option !== null ? option : {};
+  const threshold = options.threshold ?? 1024;
+  if (!(Number.isInteger(threshold) && threshold >= 0)) {
+    throw new TypeError(`compress.threshold ${String(threshold)} is not a number of bytes; give e.g. 1024`);
+  }
+  const wanted = options.encodings ?? allEncodings;
+  for (const e of wanted) {
+    if (!allEncodings.includes(e)) {
+      throw new TypeError(`compress.encodings: ${JSON.stringify(e)} is not one of "br", "zstd", "gzip"`);
+    }
+  }
+  const zlib = optionalNodeModule('node:zlib');
+  if (!zlib) return null;
+  const codecs = codecsOf(zlib);
+  const offered = wanted.filter((e) => codecs[e] !== undefined);
+  if (offered.length === 0) return null;
+  return { threshold, offered, codecs, chosen: new Map() };
+}
+
+// Levels for answers made per request (bench/compress, the example's page): gzip 6 (zlib's default: level 1 is no
+// faster on a few KiB), brotli 5 (smaller than gzip 6 for ~1.7x its time; 11, the static files' level, is ~50x),
+// zstd 3 (its default).
+function codecsOf(zlib: typeof import('node:zlib')): Partial<Record<Encoding, Codec>> {
+  const { constants } = zlib;
+  const codecs: Partial<Record<Encoding, Codec>> = {
+    gzip: (body) => zlib.gzipSync(body, { level: 6 }),
+    br: (body, size) =>
+      zlib.brotliCompressSync(body, {
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: size },
+      }),
+  };
+  // Node 22.15+ and 23.8+; typed by newer @types/node only.
+  const zstd = (zlib as { zstdCompressSync?: (body: string | Uint8Array) => Uint8Array }).zstdCompressSync;
+  if (typeof zstd === 'function') codecs.zstd = (body) => zstd(body);
+  return codecs;
+}
+
+// workerd: Cloudflare compresses at the edge (and `wrangler dev` not at all); Deno.serve compresses by itself.
+function compressesItself(): boolean {
+  const agent = (globalThis as { navigator?: { userAgent?: unknown } }).navigator?.userAgent;
+  return typeof agent === 'string' && (agent === 'Cloudflare-Workers' || agent.startsWith('Deno/'));
+}
+
+/**
+ * A handler whose answers are compressed for the client that asks; a synchronous answer stays synchronous.
+ * @example mux.handle(pattern, compressAnswers(handler, compression({ threshold: 2048 })!))
+ */
+export function compressAnswers(handler: HandlerFunc, c: Compression): HandlerFunc {
+  return (req) => {
+    const res = handler(req);
+    return res instanceof Promise ? res.then((r) => compressAnswer(req, r, c)) : compressAnswer(req, res, c);
+  };
+}
+
+/** Types worth compressing: text, JSON, XML, JavaScript, SVG (as static-load.ts), not event streams. */
+const compressible = /^text\/(?!event-stream)|[/+](json|xml|javascript)\b|^image\/svg\+xml/i;
+
+// The answer compressed, or with Vary only, or as it is; see the top of the file.
+function compressAnswer(req: PageRequest, res: Response, c: Compression): Response | Promise<Response> {
+  const data = liteData(res);
+  if (!data) return compressReal(req, res, c);
+  const { status, body, headers } = data;
+  if (body === null || !compressibleStatus(status)) return res;
+  if (!compressibleHead(one(headers['content-type']), one(headers['cache-control']), (n) => headers[n] !== undefined))
+    return res;
+  const size = typeof body === 'string' ? stringBytes(body, c.threshold) : body.byteLength;
+  if (size < c.threshold) return res;
+  // Object.assign, not a spread with an added key: ~10x cheaper on Node 20 (core/node/index.ts).
+  const out: Record<string, string | string[]> = Object.assign({}, headers);
+  out.vary = withAcceptEncoding(one(headers.vary));
+  const coding = req.method === 'HEAD' ? null : choose(req.headers.get('accept-encoding'), c);
+  if (coding === null) return liteResponse(status, body, out);
+  const bytes = c.codecs[coding]!(body, size);
+  if (bytes.byteLength >= size) return liteResponse(status, body, out);
+  out['content-encoding'] = coding;
+  out['content-length'] = String(bytes.byteLength);
+  const etag = one(headers.etag);
+  if (etag?.startsWith('"')) out.etag = `W/${etag}`;
+  return liteResponse(status, bytes, out);
+}
+
+// A Response built by hand: compressed when its Content-Length says it is whole and big enough (a body of unknown
+// length may be a stream that must not be held back: sent as it is).
+function compressReal(req: PageRequest, res: Response, c: Compression): Response | Promise<Response> {
+  const h = res.headers;
+  if (res.body === null || !compressibleStatus(res.status)) return res;
+  if (!compressibleHead(h.get('content-type') ?? undefined, h.get('cache-control') ?? undefined, (n) => h.has(n)))
+    return res;
+  const length = Number(h.get('content-length') ?? NaN);
+  if (!(length >= c.threshold)) return res;
+  return res.arrayBuffer().then((buf) => {
+    const copy = liteResponse(res.status, new Uint8Array(buf), headerRecord(h));
+    return compressAnswer(req, copy, c);
+  });
+}
+
+// 204, 304 and 1xx have no body; a 206 is a range of the identity bytes.
+function compressibleStatus(status: number): boolean {
+  return status >= 200 && status !== 204 && status !== 206 && status !== 304;
+}
+
+// Not encoded already, not a range-capable representation (static files, sendFile: their ranges count the bytes as
+// they are), of a compressible type, and not marked no-transform.
+function compressibleHead(
+  type: string | undefined,
+  cacheControl: string | undefined,
+  has: (name: string) => boolean,
+): boolean {
+  if (has('content-encoding') || has('content-range') || has('accept-ranges')) return false;
+  if (type === undefined || !compressible.test(type)) return false;
+  return cacheControl === undefined || !/(^|[\s,])no-transform\b/i.test(cacheControl);
+}
+
+// The UTF-8 size of a string, counted only when the length alone cannot tell which side of the threshold it is.
+function stringBytes(body: string, threshold: number): number {
+  if (body.length >= threshold || body.length * 3 < threshold) return body.length;
+  return new TextEncoder().encode(body).byteLength;
+}
+
+function one(v: string | string[] | undefined): string | undefined {
+  return typeof v === 'string' || v === undefined ? v : v.join(', ');
+}
+
+/**
+ * A Vary value with Accept-Encoding, each name once (`*` already says everything varies).
+ * @example withAcceptEncoding('HX-Request, HX-Target, HX-Request-Type') // → "HX-Request, HX-Target, HX-Request-Type, Accept-Encoding"
+ */
+export function withAcceptEncoding(vary: string | undefined): string {
+  if (vary === undefined || vary.trim() === '') return 'Accept-Encoding';
+  for (const name of vary.split(',')) {
+    const n = name.trim().toLowerCase();
+    if (n === 'accept-encoding' || n === '*') return vary;
+  }
+  return `${vary}, Accept-Encoding`;
+}
+
+// The coding for an Accept-Encoding header, cached: browsers send a handful of distinct values. A bounded map, so
+// that a client sending random headers cannot grow it.
+function choose(accept: string | null, c: Compression): Encoding | null {
+  if (accept === null) return null;
+  let coding = c.chosen.get(accept);
+  if (coding === undefined) {
+    coding = negotiate(accept, c.offered);
+    if (c.chosen.size < 64) c.chosen.set(accept, coding);
+  }
+  return coding;
+}
+
+/**
+ * The coding of the highest weight the client gives among `offered`, the first offered on a tie; null for the body as
+ * it is. A coding with q=0 is refused; `*` weighs every coding not named. The body as it is stays acceptable unless
+ * `identity` (or `*`) says q=0, and ranks below any coding the client names unless weighed itself; when nothing is
+ * acceptable it is sent anyway (RFC 9110 12.5.3). No header: as it is.
+ * @example negotiate('gzip, deflate, br, zstd', ['br', 'zstd', 'gzip']) // → "br"
+ * @example negotiate('gzip;q=1, br;q=0.5', ['br', 'gzip']) // → "gzip"
+ */
+export function negotiate(accept: string, offered: readonly Encoding[]): Encoding | null {
+  const weights = new Map<string, number>();
+  for (const part of accept.split(',')) {
+    const semi = part.indexOf(';');
+    const name = (semi < 0 ? part : part.slice(0, semi)).trim().toLowerCase();
+    if (name === '') continue;
+    const q = semi < 0 ? 1 : qValue(part.slice(semi + 1));
+    if (q < 0) continue; // a malformed weight: as if the coding were not named
+    const key = name === 'x-gzip' ? 'gzip' : name;
+    weights.set(key, Math.max(q, weights.get(key) ?? -1));
+  }
+  const star = weights.get('*');
+  const identity = weights.get('identity') ?? star ?? Number.MIN_VALUE;
+  let best: Encoding | null = null;
+  let bestQ = identity;
+  for (const coding of offered) {
+    const q = weights.get(coding) ?? star ?? 0;
+    if (q > 0 && (q > bestQ || (q === bestQ && best === null))) [best, bestQ] = [coding, q];
+  }
+  return best;
+}
+
+// The weight of ";q=0.5" (other parameters skipped): 0 to 1, or -1 when malformed.
+function qValue(params: string): number {
+  for (const param of params.split(';')) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
+    const v = param.slice(eq + 1).trim();
+    return /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(v) ? Number(v) : -1;
+  }
+  return 1;
+}
