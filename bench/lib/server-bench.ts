@@ -1,15 +1,16 @@
-// The runner of the throughput benchmarks (bench/adapter, bench/e2e): servers in child processes pinned to core 0,
-// the load generator here on core 1, a check that every server gives the same answer, a warm-up, then interleaved
-// rounds (in each round every case, the servers rotated: rounds.ts) and a table of medians per case, with
-// per-round ratios to the first server.
+// The runner of the throughput benchmarks (bench/adapter, bench/e2e, bench/runtimes): servers in child processes
+// pinned to core 0, the load generator (autocannon here, or wrk) on core 1, a check that every server gives the same
+// answer, a warm-up, then interleaved rounds (in each round every case, the servers rotated: rounds.ts) and a table
+// of medians per case, with per-round ratios to the first server.
 //
 //   table:   server | req/s | spread | vs A | server CPU/req | spread | vs A | server busy | autocannon busy
 
-import { loadRound, type Round } from './load.ts';
+import { loadRound, type Load, type Round } from './load.ts';
 import { environment, setting } from './main.ts';
 import { formatInt, formatRatio, formatSpread, median, medianRatio, printTable } from './report.ts';
 import { rotation } from './rounds.ts';
 import { pinLoad, runServers, startServer, type Server } from './servers.ts';
+import { wrkRound } from './wrk.ts';
 
 /** One kind of request every server answers in each round (a page, its partial). */
 export interface LoadCase {
@@ -22,8 +23,10 @@ export interface LoadCase {
 export interface Bench<TKind extends string> {
   /** e.g. "bench/e2e": printed, and the deadline's name. */
   name: string;
-  /** The server script, started once per kind (`node --import tsx <script> <kind>`). */
-  serverScript: string;
+  /** The server script, started once per kind (`node --import tsx <script> <kind>`), unless `start` is given. */
+  serverScript?: string;
+  /** Starts the server of a kind another way (servers.ts's `startCommand`: Bun, Deno). */
+  start?(kind: TKind, pin: boolean): Promise<Server<TKind>>;
   kinds: readonly TKind[];
   cases: readonly LoadCase[];
   /** Fails the run unless every server answers every case alike. */
@@ -32,6 +35,10 @@ export interface Bench<TKind extends string> {
   rounds: number;
   roundSeconds?: number;
   warmupSeconds?: number;
+  /** The load generator: autocannon in this process (default), or wrk (`wrk.ts`) in a process of its own. */
+  loader?: 'autocannon' | 'wrk';
+  /** Appended to the heading line (e.g. the runtimes' versions). */
+  about?: string;
 }
 
 const CONNECTIONS = 32;
@@ -54,19 +61,27 @@ export function runBench<TKind extends string>(
     const rounds = setting('ROUNDS', bench.rounds);
     const roundSeconds = setting('ROUND_SECONDS', bench.roundSeconds ?? 2);
     const warmupSeconds = setting('WARMUP_SECONDS', bench.warmupSeconds ?? 2);
-    console.log(`${bench.name}: ${environment()}`);
-    const pin = pinLoad();
+    const loader = bench.loader ?? 'autocannon';
+    console.log(`${bench.name}: ${environment()}${bench.about ? `; ${bench.about}` : ''}`);
+    const pin = pinLoad(loader === 'wrk' ? 'wrk (one thread)' : undefined);
     console.log(
-      `autocannon: ${CONNECTIONS} connections, no pipelining; warm-up ${warmupSeconds} s per server and case, ` +
+      `${loader}: ${CONNECTIONS} connections, no pipelining; warm-up ${warmupSeconds} s per server and case, ` +
         `then ${rounds} rounds × ${roundSeconds} s per server and case, round-robin.`,
     );
 
+    const start = (kind: TKind) => {
+      if (bench.start) return bench.start(kind, pin);
+      if (!bench.serverScript) throw new Error(`${bench.name}: give serverScript or start`);
+      return startServer(bench.serverScript, kind, { pin });
+    };
     const servers: Server<TKind>[] = [];
-    for (const kind of bench.kinds) servers.push(await startServer(bench.serverScript, kind, { pin }));
+    for (const kind of bench.kinds) servers.push(await start(kind));
     await bench.check(servers);
 
-    const load = (s: Server<TKind>, c: LoadCase, seconds: number) =>
-      loadRound(s, { path: c.path, headers: c.headers, seconds, connections: CONNECTIONS });
+    const load = (s: Server<TKind>, c: LoadCase, seconds: number) => {
+      const l: Load = { path: c.path, headers: c.headers, seconds, connections: CONNECTIONS };
+      return loader === 'wrk' ? wrkRound(s, l, pin) : loadRound(s, l);
+    };
     for (const c of bench.cases) for (const s of servers) await load(s, c, warmupSeconds);
     const results: Results = new Map(bench.cases.map((c) => [c, servers.map(() => [])]));
     // Every case in every round (not all the rounds of one case, then the next), so drift weighs on both alike.
@@ -82,7 +97,7 @@ export function runBench<TKind extends string>(
         }
       }
     }
-    for (const c of bench.cases) printRounds(`${c.name}: GET ${c.path}`, servers, results.get(c)!);
+    for (const c of bench.cases) printRounds(`${c.name}: GET ${c.path}`, servers, results.get(c)!, loader);
     report?.(servers, results);
   });
 }
@@ -96,7 +111,7 @@ export function ratioOf(a: readonly Round[], b: readonly Round[], f: (r: Round) 
 }
 
 // One case's table: medians of the rounds, ratios to the first server.
-function printRounds(title: string, servers: readonly Server[], rounds: readonly Round[][]): void {
+function printRounds(title: string, servers: readonly Server[], rounds: readonly Round[][], loader: string): void {
   const base = rounds[0]!;
   const first = servers[0]!.kind;
   console.log(
@@ -112,7 +127,7 @@ function printRounds(title: string, servers: readonly Server[], rounds: readonly
       'spread',
       `vs ${first}`,
       'server busy',
-      'autocannon busy',
+      `${loader} busy`,
     ],
     servers.map((s, k) => {
       const rs = rounds[k]!;

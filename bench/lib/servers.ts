@@ -1,15 +1,17 @@
 // The parent side of the HTTP benchmarks: server child processes pinned to core 0 (the load generator, this
 // process, to core 1), their CPU time and memory over IPC (bench/lib/child.ts), plain requests for the checks, their
-// CPU profiles, and time limits on all of it.
+// CPU profiles, and time limits on all of it. Servers on other runtimes (`startCommand`: Bun, Deno) print their port
+// and have their CPU time read from /proc.
 //
 //   runServers('bench/sse', 60_000, async () => { const s = await startServer('bench/sse/server.tsx', 'sse', …) })
 //   → node --import tsx bench/sse/server.tsx sse   (or build/bench/sse/server.js when this runs compiled)
 
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { request } from 'node:http';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import type { ChildMessage, MemoryReport, ParentMessage } from './child.ts';
 import { runMain } from './main.ts';
 
@@ -37,12 +39,12 @@ const children: ChildProcess[] = [];
  * `environment()`, which pinning would change.
  * @example const pin = pinLoad(); await startServer(script, kind, { pin })
  */
-export function pinLoad(): boolean {
+export function pinLoad(loader = 'autocannon (this process)'): boolean {
   const pin = availableParallelism() >= 2 && spawnSync('taskset', ['-V'], { stdio: 'ignore' }).status === 0;
   if (pin) spawnSync('taskset', ['-a', '-cp', '1', String(process.pid)], { stdio: 'ignore' });
   console.log(
     pin
-      ? 'servers pinned to core 0 (taskset -c 0), autocannon (this process) to core 1.'
+      ? `servers pinned to core 0 (taskset -c 0), ${loader} to core 1.`
       : 'not pinned (no taskset, or a single core): numbers are less comparable across machines.',
   );
   return pin;
@@ -62,12 +64,16 @@ export function runServers(name: string, deadlineMs: number, main: () => Promise
   runMain(main, stopAll);
 }
 
-/** Stops the servers and waits for them to exit: closing the IPC channel makes them exit; SIGTERM 2 s later. */
+/**
+ * Stops the servers and waits for them to exit: closing the IPC channel (or, for `startCommand`'s, stdin) makes them
+ * exit; SIGTERM 2 s later.
+ */
 export async function stopAll(): Promise<void> {
   const running = children.filter((c) => c.exitCode === null && c.signalCode === null);
   const exited = running.map((c) => new Promise((r) => c.once('exit', r)));
   for (const c of running) {
     if (c.connected) c.disconnect();
+    c.stdin?.end();
     setTimeout(() => c.exitCode === null && c.signalCode === null && c.kill('SIGTERM'), 2000).unref();
   }
   await Promise.all(exited);
@@ -169,12 +175,56 @@ export async function startServer<TKind extends string>(
   return { kind, child, port, info: info ?? {}, profileDir };
 }
 
+/**
+ * Starts a server that is not a Node child (`command`: its binary and arguments), under `taskset -c 0` when `pin`,
+ * and waits for the line `listening on <port>` on its stdout. It has no IPC channel: its CPU time comes from /proc
+ * (`serverCpu`), and it should exit when its stdin closes (`stopAll` closes it).
+ * @example await startCommand('pagetree on Bun', ['/path/to/bun', 'bench/runtimes/bun.ts', 'pagetree'], { pin })
+ */
+export async function startCommand<TKind extends string>(
+  kind: TKind,
+  command: readonly string[],
+  options: Pick<StartOptions, 'pin'>,
+): Promise<Server<TKind>> {
+  const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...command] : command;
+  const child = spawn(cmd!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  children.push(child);
+  const port = new Promise<number>((res, rej) => {
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      const m = /^listening on (\d+)$/.exec(line);
+      if (m) res(Number(m[1]));
+      else console.log(`${kind}: ${line}`);
+    });
+    child.once('exit', (code) => rej(new Error(`${kind} exited (${code}) before printing "listening on <port>"`)));
+  });
+  return { kind, child, port: await withTimeout(port, 30_000, `starting ${kind}`), info: {} };
+}
+
+/** Clock ticks per second, the unit of /proc's CPU times (getconf CLK_TCK; 100 on Linux). */
+let clockTicks: number | undefined;
+
+/**
+ * CPU time from /proc/<pid>/stat in µs (10 ms steps): the process's user + system time (every thread), or with
+ * `children`, that of its children it has waited for (cutime + cstime: a load generator that has exited).
+ * @example procCpu(server.child.pid!) // → 1830000
+ */
+export function procCpu(pid: number | 'self', children = false): number {
+  clockTicks ??= Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // After "pid (comm)": state is field 3; utime, stime, cutime, cstime are fields 14 to 17.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const at = children ? 13 : 11;
+  return ((Number(fields[at]) + Number(fields[at + 1])) / clockTicks) * 1e6;
+}
+
 function ask(s: Server, msg: ParentMessage): void {
   s.child.send(msg);
 }
 
-/** The server's CPU time so far (user + system), in µs. */
+/** The server's CPU time so far (user + system), in µs: over IPC from a Node child, from /proc for the others. */
 export async function serverCpu(s: Server): Promise<number> {
+  if (!s.child.connected) return procCpu(s.child.pid!);
   ask(s, { cpu: true });
   return (await withTimeout(nextMessage(s.child, 'cpuMicros'), 5_000, `CPU time of ${s.kind}`)).cpuMicros;
 }

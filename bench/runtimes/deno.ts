@@ -1,0 +1,36 @@
+// One server of bench/runtimes on Deno, run by run.ts as `deno run --config bench/runtimes/deno.json
+// bench/runtimes/deno.ts <name>` (deno.json gives the JSX settings and maps pagetree/jsx-runtime to its source):
+//
+//   Deno.serve   rawFetch in Deno.serve     hono   Hono's app.fetch     pagetree   mux.fetch in Deno.serve
+
+import process from 'node:process';
+import { HOST, honoApp, listening, pagetreeMux, rawFetch } from './apps.ts';
+
+// The little of Deno's API used here (Deno's types are not on npm).
+declare const Deno: {
+  serve(
+    options: { hostname: string; port: number; onListen(addr: { port: number }): void },
+    handler: (req: Request) => Response | Promise<Response>,
+  ): unknown;
+};
+
+const servers = ['Deno.serve', 'hono', 'pagetree'] as const;
+
+function serveFetch(handler: (req: Request) => Response | Promise<Response>): void {
+  Deno.serve({ hostname: HOST, port: 0, onListen: ({ port }) => listening(port) }, handler);
+}
+
+function main(name: string | undefined): void {
+  switch (name) {
+    case 'Deno.serve':
+      return serveFetch(rawFetch);
+    case 'hono':
+      return serveFetch(honoApp().fetch);
+    case 'pagetree':
+      return serveFetch(pagetreeMux().fetch);
+    default:
+      throw new Error(`bench/runtimes/deno.ts: unknown server ${JSON.stringify(name)}; one of ${servers.join(', ')}`);
+  }
+}
+
+if (typeof Deno !== 'undefined') main(process.argv[2]);

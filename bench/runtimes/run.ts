@@ -1,0 +1,157 @@
+// bench/e2e's page and its htmx partial on Bun and Deno: raw Bun.serve, Hono on Bun, Elysia and pagetree's mux.fetch
+// in Bun.serve (bun.ts); raw Deno.serve, Hono on Deno and pagetree's mux.fetch in Deno.serve (deno.ts). Each is a
+// child process pinned to core 0, its CPU time read from /proc; wrk loads it from core 1. Every server must first
+// answer both requests alike (below); lib/server-bench.ts then times them in interleaved rounds, all seven in each,
+// ratios to raw Bun.serve; then pagetree's goals against its peers on the same runtime.
+//
+//   npm run bench:runtimes       (ROUNDS=3 npm run bench:runtimes for a quick look)
+
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { toolPackage } from '../../__tests__/support/package.ts';
+import { contentType, fullPage, listPath, loadList, partialHeaders, partialPage, vary, LIST_ID } from '../e2e/page.tsx';
+import { fail, formatRatio, printTable } from '../lib/report.ts';
+import { ratioOf, runBench, type LoadCase, type Results } from '../lib/server-bench.ts';
+import { framing, send, startCommand, type Server } from '../lib/servers.ts';
+import { wrkVersion } from '../lib/wrk.ts';
+
+/** The runtimes, from the npm registry into node_modules/.cache (as the runtime tests get them). */
+const runtimes = {
+  bun: { version: '1.4.5', script: 'bench/runtimes/bun.ts', args: [] as string[] },
+  deno: {
+    version: '2.9.6',
+    script: 'bench/runtimes/deno.ts',
+    // deno.json: JSX through pagetree/jsx-runtime (its source), packages from node_modules.
+    args: ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', '--config', 'bench/runtimes/deno.json'],
+  },
+};
+type Runtime = keyof typeof runtimes;
+
+/** The servers, by kind: the runtime and the name its script takes. The first is the baseline of the tables. */
+const servers = {
+  'Bun.serve': ['bun', 'Bun.serve'],
+  'hono on Bun': ['bun', 'hono'],
+  elysia: ['bun', 'elysia'],
+  'pagetree on Bun': ['bun', 'pagetree'],
+  'Deno.serve': ['deno', 'Deno.serve'],
+  'hono on Deno': ['deno', 'hono'],
+  'pagetree on Deno': ['deno', 'pagetree'],
+} as const satisfies Record<string, readonly [Runtime, string]>;
+type Kind = keyof typeof servers;
+const kinds = Object.keys(servers) as Kind[];
+
+/** pagetree against each peer on its runtime: the issue's goals (issue 28). */
+const goals: [Kind, Kind, number][] = [
+  ['pagetree on Bun', 'hono on Bun', 1.0],
+  ['pagetree on Bun', 'elysia', 1.0],
+  ['pagetree on Bun', 'Bun.serve', 0.9],
+  ['pagetree on Deno', 'hono on Deno', 1.0],
+  ['pagetree on Deno', 'Deno.serve', 0.9],
+];
+
+function binary(runtime: Runtime): string {
+  return join(toolPackage(runtime, runtimes[runtime].version), '../.bin', runtime);
+}
+
+function start(kind: Kind, pin: boolean): Promise<Server<Kind>> {
+  const [runtime, name] = servers[kind];
+  const { script, args } = runtimes[runtime];
+  return startCommand(kind, [binary(runtime), ...args, script, name], { pin });
+}
+
+interface Variant extends LoadCase {
+  want: Buffer;
+}
+
+const list = loadList('groceries');
+const variants: Variant[] = [
+  { name: 'full', path: listPath, headers: {}, want: Buffer.from(fullPage(list)) },
+  {
+    name: `partial (HX-Target: ${LIST_ID})`,
+    path: listPath,
+    headers: { ...partialHeaders },
+    want: Buffer.from(partialPage(list)),
+  },
+];
+
+// @kitajs/html escapes with Bun.escapeHTML on Bun, which writes `"`, `'` and `>` as &quot;, &#x27; and &gt; where
+// its own escaping (Node, Deno) writes &#34;, &#39; and a bare `>`: the same HTML, other bytes. So the bytes must be
+// the same within a runtime, and the same as Node's once those three are written alike.
+function sameHtml(html: string): string {
+  return html.replaceAll('&quot;', '&#34;').replaceAll('&#x27;', '&#39;').replaceAll('&gt;', '>');
+}
+
+/**
+ * Fails unless every server answers both variants with status 200, the same content-type and vary, and the same
+ * body as every other server of its runtime, which is bench/e2e's page (on Bun, escaped by Bun.escapeHTML).
+ */
+async function check(started: readonly Server<Kind>[]): Promise<void> {
+  const rows: string[][] = [];
+  for (const v of variants) {
+    const byRuntime = new Map<Runtime, { kind: Kind; body: Buffer }>();
+    for (const s of started) {
+      const a = await send(s.port, { path: listPath, headers: v.headers });
+      const what = `${s.kind}, ${v.name}`;
+      if (a.status !== 200) fail(`${what}: status ${a.status}`);
+      if (a.headers['content-type'] !== contentType) fail(`${what}: content-type ${a.headers['content-type']}`);
+      if (a.headers.vary !== vary) fail(`${what}: vary ${a.headers.vary}`);
+      if (sameHtml(a.body.toString()) !== sameHtml(v.want.toString())) {
+        fail(`${what}: the body (${a.body.length} B) is not bench/e2e's page (${v.want.length} B on Node)`);
+      }
+      const runtime = servers[s.kind][0];
+      const first = byRuntime.get(runtime) ?? { kind: s.kind, body: a.body };
+      byRuntime.set(runtime, first);
+      if (!a.body.equals(first.body)) fail(`${what}: the body differs from ${first.kind}'s, byte for byte`);
+      rows.push([
+        s.kind,
+        v.name,
+        String(a.status),
+        String(a.headers['content-type']),
+        `${a.body.length} B`,
+        framing(a),
+      ]);
+    }
+  }
+  console.log(
+    `check: every server answers GET ${listPath}, and with HX-Request/HX-Target: ${LIST_ID} its list alone, with ` +
+      'the same status, content-type and vary, and the same body bytes as the others on its runtime (Bun escapes ' +
+      `", ' and > as &quot; &#x27; &gt;).`,
+  );
+  printTable(['server', 'variant', 'status', 'content-type', 'body', 'framing'], rows);
+}
+
+// pagetree against each peer on its runtime, both ways of counting: req/s, and requests per server CPU-second (the
+// peer's CPU/req over pagetree's).
+function printGoals(started: readonly Server<Kind>[], results: Results): void {
+  const at = (kind: Kind) => started.findIndex((s) => s.kind === kind);
+  const rows: string[][] = [];
+  for (const [subject, peer, goal] of goals) {
+    for (const v of variants) {
+      const rounds = results.get(v)!;
+      const [p, k] = [rounds[at(subject)]!, rounds[at(peer)]!];
+      const byRps = ratioOf(p, k, (r) => r.rps);
+      const byCpu = ratioOf(k, p, (r) => r.cpuPerReq);
+      const met = (x: number) => (x >= goal ? 'met' : 'not met');
+      const goalText = `≥ ${goal.toFixed(2)}× ${peer}`;
+      rows.push([subject, goalText, v.name, formatRatio(byRps), met(byRps), formatRatio(byCpu), met(byCpu)]);
+    }
+  }
+  console.log('\ngoals: pagetree vs its peers on the same runtime, medians of the per-round ratios');
+  printTable(['server', 'goal', 'variant', 'req/s ratio', 'by req/s', 'req per CPU-s ratio', 'by CPU/req'], rows);
+}
+
+const bunVersion = execFileSync(binary('bun'), ['--version'], { encoding: 'utf8' }).trim();
+const denoVersion = execFileSync(binary('deno'), ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim();
+runBench(
+  {
+    name: 'bench/runtimes',
+    start,
+    kinds,
+    cases: variants,
+    check,
+    rounds: 8,
+    loader: 'wrk',
+    about: `bun ${bunVersion}, ${denoVersion.replace(/ \(.*/, '')}, ${wrkVersion().replace(/ \[.*/, '')}`,
+  },
+  printGoals,
+);
