@@ -44,13 +44,15 @@ class ListPage {
     );
   }
   taskList(props: { rows: typeof rows }) {
-    return props.rows
-      .map((r) => (
-        <li class="task" data-id={String(r.id)} safe>
-          {r.title}
-        </li>
-      ))
-      .join('');
+    return (
+      <>
+        {props.rows.map((r) => (
+          <li class="task" data-id={String(r.id)} safe>
+            {r.title}
+          </li>
+        ))}
+      </>
+    );
   }
 }
 
@@ -85,7 +87,7 @@ class NoTransform {
     return {};
   }
   page() {
-    return <p>{'y'.repeat(3000)}</p>;
+    return <p safe>{'y'.repeat(3000)}</p>;
   }
 }
 
@@ -116,7 +118,7 @@ class Raw {
 
 class Events {
   serveHTTP(req: PageRequest) {
-    return eventStream(req, (s) => void s.send(<p>{'e'.repeat(2000)}</p>).then(() => s.close()), { heartbeat: 0 });
+    return eventStream(req, (s) => void s.send(<p safe>{'e'.repeat(2000)}</p>).then(() => s.close()), { heartbeat: 0 });
   }
 }
 

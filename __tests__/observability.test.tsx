@@ -44,7 +44,7 @@ class TaskPage {
   taskList(props: { taskId: string }) {
     if (props.taskId === 'render-fails') throw new Error('render failed');
     if (props.taskId === 'with-region') alsoRender(this.openCount, <>{'2'}</>);
-    return <li>{props.taskId}</li>;
+    return <li safe>{props.taskId}</li>;
   }
   openCount() {
     return <>1</>;
@@ -62,7 +62,7 @@ class SlowPage {
   async page(props: { what: string }) {
     await tick();
     if (props.what === 'render-fails') throw new Error('slow render failed');
-    return <main>{props.what}</main>;
+    return <main safe>{props.what}</main>;
   }
 }
 
