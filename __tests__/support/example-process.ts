@@ -5,8 +5,8 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { freePort } from './package.ts';
 
 /** The admin account and secret every instance of a test shares (a login on one is valid on the others). */
 export const sharedEnv = {
@@ -26,15 +26,6 @@ export interface ExampleProcess {
 }
 
 const root = join(__dirname, '..', '..');
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /**
  * Starts the example on a free port with `env` (and sharedEnv) and resolves once it listens.

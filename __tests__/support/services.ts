@@ -8,9 +8,10 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type AddressInfo } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './package.ts';
 
 /** A running server: where it listens, and how to stop and start it again on the same port with the same data. */
 export interface Service {
@@ -20,15 +21,6 @@ export interface Service {
   restart(): Promise<void>;
   stop(): Promise<void>;
   start(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  server.close();
-  await once(server, 'close');
-  return port;
 }
 
 /** Resolves once something accepts TCP connections on `port`, or rejects after `ms`. */

@@ -11,7 +11,9 @@
 // does not; If-None-Match compares weakly, so the page's own 304 keeps working).
 //
 // Bodies are compressed whole with zlib's sync functions: the pipeline renders the whole body before it answers, and
-// for a page of a few KiB one sync call costs less than a stream (bench/compress). node:zlib is taken at run time
+// for a page of a few KiB one sync call costs less than a stream (bench/compress). An HTML body of unknown length (a
+// streamed page, docs/streaming.md) is compressed as it streams, each chunk flushed at once (gzip Z_SYNC_FLUSH,
+// brotli BROTLI_OPERATION_FLUSH), so every boundary reaches the browser when it is ready (bench/streaming). node:zlib is taken at run time
 // (process.getBuiltinModule, as static-load.ts does): Node, Bun, Deno and workerd (nodejs_compat) have it; where
 // it is missing the answers go as they are. Event streams are left alone: they say `no-transform`, and one
 // compressor per open stream would cost memory per client and turn the fan-out's one set of bytes for every
@@ -19,6 +21,7 @@
 
 import type { HandlerFunc, PageRequest } from '../mux/request.ts';
 import { headerRecord, liteData, liteResponse } from '../mux/response.ts';
+import { qValue } from './header-value.ts';
 import { optionalNodeModule } from './static-load.ts';
 
 /** A content coding pagetree can compress with (`zstd` only where the runtime has it: Node 22.15+, 23.8+). */
@@ -42,6 +45,12 @@ export interface Compression {
   codecs: Partial<Record<Encoding, Codec>>;
   /** Accept-Encoding header → the chosen coding, or null for the body as it is. */
   chosen: Map<string, Encoding | null>;
+  /** Streaming compressors, flushed after every chunk (gzip and br). */
+  streams: Partial<Record<Encoding, () => TransformStream<Uint8Array, Uint8Array>>>;
+  /** The codings offered for a stream: `offered` that have a streaming compressor. */
+  streamOffered: readonly Encoding[];
+  /** Accept-Encoding header → the coding of a stream. */
+  streamChosen: Map<string, Encoding | null>;
 }
 
 const allEncodings: readonly Encoding[] = ['br', 'zstd', 'gzip'];
@@ -70,7 +79,35 @@ export function compression(option: boolean | CompressOptions | undefined): Comp
   const codecs = codecsOf(zlib);
   const offered = wanted.filter((e) => codecs[e] !== undefined);
   if (offered.length === 0) return null;
-  return { threshold, offered, codecs, chosen: new Map() };
+  const streams = streamsOf(zlib);
+  const streamOffered = offered.filter((e) => streams[e] !== undefined);
+  return { threshold, offered, codecs, chosen: new Map(), streams, streamOffered, streamChosen: new Map() };
+}
+
+// gzip and brotli contexts that flush after every write: the bytes of a chunk go out with it, not when zlib's
+// window fills (a streamed page's boundary would wait for the next one, or the end).
+function streamsOf(zlib: typeof import('node:zlib')): Compression['streams'] {
+  const { constants } = zlib;
+  const flushing = (make: () => import('node:zlib').Gzip | import('node:zlib').BrotliCompress) => () => {
+    let z: ReturnType<typeof make>;
+    return new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        z = make();
+        z.on('data', (b: Buffer) => controller.enqueue(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));
+      },
+      transform: (chunk) => new Promise<void>((resolve, reject) => z.write(chunk, (e) => (e ? reject(e) : resolve()))),
+      flush: () => new Promise<void>((resolve) => z.end(resolve)).then(() => new Promise((r) => setImmediate(r))),
+    });
+  };
+  return {
+    gzip: flushing(() => zlib.createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH })),
+    br: flushing(() =>
+      zlib.createBrotliCompress({
+        flush: constants.BROTLI_OPERATION_FLUSH,
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
+      }),
+    ),
+  };
 }
 
 // Levels for answers made per request (bench/compress, the example's page): gzip 6 (zlib's default: level 1 is no
@@ -135,19 +172,42 @@ function compressAnswer(req: PageRequest, res: Response, c: Compression): Respon
   return liteResponse(status, bytes, out);
 }
 
-// A Response built by hand: compressed when its Content-Length says it is whole and big enough (a body of unknown
-// length may be a stream that must not be held back: sent as it is).
+// A Response built by hand: compressed when its Content-Length says it is whole and big enough. A body of unknown
+// length may be a stream that must not be held back: HTML (a streamed page) is compressed as it streams, each chunk
+// flushed; anything else is sent as it is.
 function compressReal(req: PageRequest, res: Response, c: Compression): Response | Promise<Response> {
   const h = res.headers;
   if (res.body === null || !compressibleStatus(res.status)) return res;
-  if (!compressibleHead(h.get('content-type') ?? undefined, h.get('cache-control') ?? undefined, (n) => h.has(n)))
-    return res;
+  const type = h.get('content-type') ?? undefined;
+  if (!compressibleHead(type, h.get('cache-control') ?? undefined, (n) => h.has(n))) return res;
+  if (!h.has('content-length') && type !== undefined && /^text\/html\b/i.test(type)) return compressStream(req, res, c);
   const length = Number(h.get('content-length') ?? NaN);
   if (!(length >= c.threshold)) return res;
   return res.arrayBuffer().then((buf) => {
     const copy = liteResponse(res.status, new Uint8Array(buf), headerRecord(h));
     return compressAnswer(req, copy, c);
   });
+}
+
+// An HTML stream through a flushing compressor, or as it is with Vary when the client takes none.
+function compressStream(req: PageRequest, res: Response, c: Compression): Response {
+  const headers = new Headers(res.headers);
+  headers.set('vary', withAcceptEncoding(res.headers.get('vary') ?? undefined));
+  const accept = req.method === 'HEAD' ? null : req.headers.get('accept-encoding');
+  let coding: Encoding | null = null;
+  if (accept !== null) {
+    coding = c.streamChosen.get(accept) ?? null;
+    if (!c.streamChosen.has(accept)) {
+      coding = negotiate(accept, c.streamOffered);
+      if (c.streamChosen.size < 64) c.streamChosen.set(accept, coding);
+    }
+  }
+  let body: ReadableStream<Uint8Array> = res.body!;
+  if (coding !== null) {
+    headers.set('content-encoding', coding);
+    body = body.pipeThrough(c.streams[coding]!());
+  }
+  return new Response(body, { status: res.status, statusText: res.statusText, headers });
 }
 
 // 204, 304 and 1xx have no body; a 206 is a range of the identity bytes.
@@ -230,15 +290,4 @@ export function negotiate(accept: string, offered: readonly Encoding[]): Encodin
     if (q > 0 && (q > bestQ || (q === bestQ && best === null))) [best, bestQ] = [coding, q];
   }
   return best;
-}
-
-// The weight of ";q=0.5" (other parameters skipped): 0 to 1, or -1 when malformed.
-function qValue(params: string): number {
-  for (const param of params.split(';')) {
-    const eq = param.indexOf('=');
-    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
-    const v = param.slice(eq + 1).trim();
-    return /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(v) ? Number(v) : -1;
-  }
-  return 1;
 }

@@ -104,3 +104,18 @@ function describe(char: string): string {
   const hex = code.toString(16).toUpperCase().padStart(4, '0');
   return code < 0x20 || code === 0x7f ? `a control character (U+${hex})` : `a character beyond ASCII (U+${hex})`;
 }
+
+/**
+ * The weight of a header element's parameters (";q=0.5", other parameters skipped), as Accept-Encoding and its kin
+ * give it: 0 to 1, 1 when none is given, or -1 when it is malformed.
+ * @example qValue(';q=0.5') // → 0.5
+ */
+export function qValue(params: string): number {
+  for (const param of params.split(';')) {
+    const eq = param.indexOf('=');
+    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
+    const v = param.slice(eq + 1).trim();
+    return /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(v) ? Number(v) : -1;
+  }
+  return 1;
+}

@@ -11,6 +11,7 @@
 import type { PageRequest } from '../mux/request.ts';
 import { liteResponse, textError } from '../mux/response.ts';
 import { notModified, requestedRange } from './conditional.ts';
+import { qValue } from './header-value.ts';
 import {
   embeddedFile,
   readDirectory,
@@ -195,15 +196,4 @@ function pickEncoding(file: StaticFile, accept: string | null): Variant {
   if (file.gzip && gzip > 0 && gzip >= bestQ) [best, bestQ] = [file.gzip, gzip];
   if (file.br && br > 0 && br >= bestQ) best = file.br;
   return best;
-}
-
-// The weight of ";q=0.5" (other parameters skipped): 0 to 1, or -1 when malformed.
-function qValue(params: string): number {
-  for (const param of params.split(';')) {
-    const eq = param.indexOf('=');
-    if (eq < 0 || param.slice(0, eq).trim().toLowerCase() !== 'q') continue;
-    const v = param.slice(eq + 1).trim();
-    return /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(v) ? Number(v) : -1;
-  }
-  return 1;
 }
