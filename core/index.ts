@@ -1,7 +1,8 @@
 // The public entry of pagetree: every export is named here, on purpose.
 
 export type { Children } from '@kitajs/html';
-export { currentPage, currentRequest, setHeader, setStatus } from './page/context.ts';
+export { cspNonce, currentPage, currentRequest, setHeader, setStatus } from './page/context.ts';
+export { Suspense, type SuspenseProps } from './page/streaming.ts';
 export {
   deleteCookie,
   flash,

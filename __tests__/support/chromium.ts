@@ -6,10 +6,11 @@ import { chromium, type Browser } from 'playwright-core';
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /**
- * Starts headless Chromium with the flags this machine needs (no sandbox as root, no background networking).
+ * Starts headless Chromium with the flags this machine needs (no sandbox as root, no background networking), and
+ * `args` of the test's own (e.g. `--disable-blink-features=…` to play a browser without a feature).
  * @example const browser = await launchChromium(); … await browser.close();
  */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(args: readonly string[] = []): Promise<Browser> {
   if (!existsSync(executablePath)) {
     throw new Error(
       `no Chromium at ${executablePath}: install Debian's (apt-get install chromium), as .ci/run does, ` +
@@ -26,6 +27,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   });
 }

@@ -11,8 +11,8 @@
 // does not; If-None-Match compares weakly, so the page's own 304 keeps working).
 //
 // Bodies are compressed whole with zlib's sync functions: the pipeline renders the whole body before it answers, and
-// for a page of a few KiB one sync call costs less than a stream (bench/compress). An HTML body of unknown length (a
-// streamed page, docs/streaming.md) is compressed as it streams, each chunk flushed at once (gzip Z_SYNC_FLUSH,
+// for a page of a few KiB one sync call costs less than a stream (bench/compress). A streamed page's body (marked by
+// `compressAsItStreams`, docs/streaming.md) is compressed as it streams, each chunk flushed at once (gzip Z_SYNC_FLUSH,
 // brotli BROTLI_OPERATION_FLUSH), so every boundary reaches the browser when it is ready (bench/streaming). node:zlib is taken at run time
 // (process.getBuiltinModule, as static-load.ts does): Node, Bun, Deno and workerd (nodejs_compat) have it; where
 // it is missing the answers go as they are. Event streams are left alone: they say `no-transform`, and one
@@ -96,7 +96,12 @@ function streamsOf(zlib: typeof import('node:zlib')): Compression['streams'] {
         z.on('data', (b: Buffer) => controller.enqueue(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));
       },
       transform: (chunk) => new Promise<void>((resolve, reject) => z.write(chunk, (e) => (e ? reject(e) : resolve()))),
-      flush: () => new Promise<void>((resolve) => z.end(resolve)).then(() => new Promise((r) => setImmediate(r))),
+      // 'end', not end()'s callback: that one comes when the input is taken, before the last output.
+      flush: () =>
+        new Promise<void>((resolve, reject) => {
+          z.once('end', resolve).once('error', reject);
+          z.end();
+        }),
     });
   };
   return {
@@ -145,6 +150,19 @@ export function compressAnswers(handler: HandlerFunc, c: Compression): HandlerFu
   };
 }
 
+// The bodies of streamed pages: compressed as they stream.
+const flushedStreams = new WeakSet<ReadableStream<Uint8Array>>();
+
+/**
+ * Marks a body of unknown length to be compressed as it streams, each chunk flushed at once (a streamed page's
+ * body: every chunk is a part the browser should see now); returns it.
+ * @example new Response(compressAsItStreams(stream), { headers: { 'content-type': 'text/html; charset=utf-8' } })
+ */
+export function compressAsItStreams(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  flushedStreams.add(body);
+  return body;
+}
+
 /** Types worth compressing: text, JSON, XML, JavaScript, SVG (as static-load.ts), not event streams. */
 const compressible = /^text\/(?!event-stream)|[/+](json|xml|javascript)\b|^image\/svg\+xml/i;
 
@@ -173,14 +191,14 @@ function compressAnswer(req: PageRequest, res: Response, c: Compression): Respon
 }
 
 // A Response built by hand: compressed when its Content-Length says it is whole and big enough. A body of unknown
-// length may be a stream that must not be held back: HTML (a streamed page) is compressed as it streams, each chunk
-// flushed; anything else is sent as it is.
+// length may be a stream that must not be held back: a streamed page's is compressed as it streams, each chunk
+// flushed; any other is sent as it is.
 function compressReal(req: PageRequest, res: Response, c: Compression): Response | Promise<Response> {
   const h = res.headers;
   if (res.body === null || !compressibleStatus(res.status)) return res;
   const type = h.get('content-type') ?? undefined;
   if (!compressibleHead(type, h.get('cache-control') ?? undefined, (n) => h.has(n))) return res;
-  if (!h.has('content-length') && type !== undefined && /^text\/html\b/i.test(type)) return compressStream(req, res, c);
+  if (flushedStreams.has(res.body) && !h.has('content-length')) return compressStream(req, res, c);
   const length = Number(h.get('content-length') ?? NaN);
   if (!(length >= c.threshold)) return res;
   return res.arrayBuffer().then((buf) => {

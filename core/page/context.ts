@@ -21,6 +21,8 @@ import type { RenderTarget } from './render-target.ts';
 import type { SessionOptions } from './session.ts';
 import type { Tree } from './tree.ts';
 import type { RequestTrace } from './tracing.ts';
+import type { PageStream } from './streaming.ts';
+import { base64url } from '../http/base64url.ts';
 import type { RegisteredRoot, UrlParamsArg, PageRef } from './url-types.ts';
 
 /** The state of one request inside the page pipeline. */
@@ -48,6 +50,10 @@ export interface RequestContext {
   timedOut: boolean;
   /** The request's record when it is traced or observed (tracing.ts), else undefined. */
   trace: RequestTrace | undefined;
+  /** The boundaries of a streamed page (streaming.ts) while it renders and streams, else undefined. */
+  stream: PageStream | undefined;
+  /** The request's CSP nonce, once `cspNonce()` made one. */
+  nonce: string | undefined;
 }
 
 /** Client events by when htmx fires them: name → detail. */
@@ -79,7 +85,7 @@ export function currentPage(): PageNode {
  * @example setStatus(201)
  */
 export function setStatus(status: number): void {
-  const ctx = context('setStatus');
+  const ctx = answerContext('setStatus');
   if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`setStatus(${status}): a status is a whole number from 200 to 599`);
   }
@@ -92,7 +98,7 @@ export function setStatus(status: number): void {
  * @example setHeader('Cache-Control', 'no-store')
  */
 export function setHeader(name: string, value: string): void {
-  const ctx = context('setHeader');
+  const ctx = answerContext('setHeader');
   (ctx.headers ??= {})[headerName('setHeader', name).toLowerCase()] = headerValue('setHeader', value);
 }
 
@@ -102,6 +108,31 @@ export function setHeader(name: string, value: string): void {
  */
 export function currentRequest(): PageRequest {
   return context('currentRequest').req;
+}
+
+/**
+ * The request's nonce for a Content-Security-Policy: made on the first call (16 random bytes), the same for the rest
+ * of the request. Give it to your own `<script>`s and to the policy; a streamed page's inline script carries it.
+ * @example setHeader('Content-Security-Policy', `script-src 'self' 'nonce-${cspNonce()}'`) // → "…'nonce-q3H…'"
+ */
+export function cspNonce(): string {
+  const ctx = context('cspNonce');
+  return (ctx.nonce ??= base64url(crypto.getRandomValues(new Uint8Array(16))));
+}
+
+/**
+ * The current request's context for a helper that records something for the answer's head (status, a header, a
+ * cookie, an htmx header or region): an error once a streamed page sent its first byte, since the head went with it.
+ */
+export function answerContext(api: string): RequestContext {
+  const ctx = context(api);
+  if (ctx.stream?.committed) {
+    throw new Error(
+      `${api}(): called after the streamed page's first byte went out, with its status, headers and cookies; ` +
+        `call it from props(), or from a part of the page outside <Suspense>`,
+    );
+  }
+  return ctx;
 }
 
 /** The current request's context; `api` names the caller in the error outside a request. */

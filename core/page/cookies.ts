@@ -14,7 +14,7 @@
 // constant time. The lines go out with the page's answer, rendered or a Response (answerHeaders, withContext).
 
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
-import { context, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
+import { answerContext, context, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
 import type { PageRequest } from '../mux/request.ts';
 import { base64url, fromBase64url } from '../http/base64url.ts';
 
@@ -69,7 +69,7 @@ export function getCookies(): Record<string, string> {
  * @example setCookie('theme', 'dark', { maxAge: 60 * 60 * 24 * 365 }) // → Set-Cookie: theme=dark; Max-Age=31536000; Path=/; HttpOnly; SameSite=Lax
  */
 export function setCookie(name: string, value: string, options: CookieOptions = {}): void {
-  queueCookie(context('setCookie'), 'setCookie', name, value, options);
+  queueCookie(answerContext('setCookie'), 'setCookie', name, value, options);
 }
 
 /**
@@ -77,7 +77,7 @@ export function setCookie(name: string, value: string, options: CookieOptions = 
  * @example deleteCookie('theme') // → Set-Cookie: theme=; Max-Age=0; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax
  */
 export function deleteCookie(name: string, options: Omit<CookieOptions, 'maxAge' | 'expires'> = {}): void {
-  queueCookie(context('deleteCookie'), 'deleteCookie', name, '', expired(options));
+  queueCookie(answerContext('deleteCookie'), 'deleteCookie', name, '', expired(options));
 }
 
 /**
@@ -86,7 +86,7 @@ export function deleteCookie(name: string, options: Omit<CookieOptions, 'maxAge'
  * @example await setSignedCookie('cart', cartId) // → Set-Cookie: cart=c42.Yx3…; Path=/; HttpOnly; SameSite=Lax
  */
 export async function setSignedCookie(name: string, value: string, options: CookieOptions = {}): Promise<void> {
-  await queueSigned(context('setSignedCookie'), 'setSignedCookie', name, value, options);
+  await queueSigned(answerContext('setSignedCookie'), 'setSignedCookie', name, value, options);
 }
 
 /**
@@ -105,7 +105,7 @@ export async function getSignedCookie(name: string): Promise<string | undefined>
  * @example await flash('Task added'); return redirect(urlFor(TasksPage));
  */
 export async function flash(message: string): Promise<void> {
-  const ctx = context('flash');
+  const ctx = answerContext('flash');
   await queueSigned(ctx, 'flash', flashNameOf(ctx), message, {});
   pendingFlash.set(ctx, message);
 }
@@ -117,7 +117,7 @@ export async function flash(message: string): Promise<void> {
  * @example const notice = await takeFlash(); // → "Task added" on the page after the redirect, then undefined
  */
 export async function takeFlash(): Promise<string | undefined> {
-  const ctx = context('takeFlash');
+  const ctx = answerContext('takeFlash');
   const flashName = flashNameOf(ctx);
   const pending = pendingFlash.get(ctx);
   if (pending !== undefined) {

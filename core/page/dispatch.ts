@@ -7,18 +7,20 @@
 //                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
 //   any failure     → handleError: a Response as is, else the nearest error() at or above the node
 //                     (node.errorPage), else the error handler, with the same target, + Vary
+//   stream = true   → a full page goes out up to its <Suspense> boundaries at once, each boundary as it resolves
+//                     (streaming.ts); an htmx request that accepts multipart/mixed gets them as parts; the rest whole
 //   traced          → the same, each step published to pagetree:request/props/render (tracing.ts) when they
 //                     have subscribers, or the mount asks for Server-Timing or an access log; else untouched
 //
 // `props` may also return or throw a Response (sent as is), return
 // renderComponent(element) (rendered instead), or throw an HttpError. The
-// body is rendered whole before anything is sent: an error mid-render sends
-// the error handler's answer, never half a page.
+// body is rendered whole before anything is sent (a streamed page: its shell):
+// an error mid-render sends the error handler's answer, never half a page.
 
 import { requestContext, type RequestContext } from './context.ts';
 import { notHtmx, readHtmx } from './htmx-details.ts';
 import { answerHeaders, withRegions } from './htmx-response.ts';
-import { HttpError } from '../errors.ts';
+import { HttpError, MountError } from '../errors.ts';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../mux/request.ts';
 import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-node.ts';
 import type { Logger } from '../mux/logger.ts';
@@ -27,6 +29,8 @@ import { abortable, abortKey, guardBody } from '../http/request-body.ts';
 import { headerUrl } from '../http/header-value.ts';
 import { headersOf, liteData, liteResponse, textError } from '../mux/response.ts';
 import type { Tree } from './tree.ts';
+import { PageStream } from './streaming.ts';
+import { compressAsItStreams } from '../http/compress.ts';
 import { traceError, traceProps, traceRender, traceRequest, tracing, type Observe } from './tracing.ts';
 
 /** Replaces the default error answer: `mount(..., { errorHandler })`. */
@@ -49,6 +53,8 @@ export interface ErrorPage {
 
 const VARY = 'HX-Request, HX-Target, HX-Request-Type';
 const htmlHeaders: Readonly<Record<string, string>> = { 'content-type': 'text/html; charset=utf-8', vary: VARY };
+// A streaming page's answers to htmx depend on Accept too (multipart/mixed or not).
+const htmxStreamHeaders: Readonly<Record<string, string>> = { ...htmlHeaders, vary: `${VARY}, Accept` };
 
 const kElement = Symbol('pagetree.renderComponent');
 
@@ -116,11 +122,19 @@ export interface RouteHandlerOptions {
 export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
   const { tree, node, middlewares, timeout, observe } = options;
   const defaultStatus = options.status ?? 200;
+  const stream = (node.page as PageObject).stream;
+  if (stream !== undefined && typeof stream !== 'boolean') {
+    throw new MountError(
+      node.fieldPath,
+      `stream is ${typeof stream}; give it true to stream the page (docs/streaming.md), or false`,
+    );
+  }
   const route: PageRoute = {
     node,
     page: node.page as PageObject,
     answer: options.answer,
     pageComponent: node.components.find((c) => c.name === 'page') ?? null,
+    stream: stream === true && node.kind === 'page',
     options,
   };
   let inner: HandlerFunc =
@@ -175,6 +189,8 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       cookies: undefined,
       timedOut: false,
       trace: undefined,
+      stream: undefined,
+      nonce: undefined,
     };
     if (tracing(observe)) return traceRequest(ctx, () => requestContext.run(ctx, bounded, ctx), observe);
     return requestContext.run(ctx, bounded, ctx);
@@ -222,6 +238,8 @@ interface PageRoute {
   readonly answer: 'props' | VerbMethod;
   /** Its `page()` component, or null. */
   readonly pageComponent: ComponentInfo | null;
+  /** The page says `stream = true`. */
+  readonly stream: boolean;
   readonly options: RouteHandlerOptions;
 }
 
@@ -278,12 +296,49 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
       );
     }
     if (selected === route.pageComponent) fragment = false;
+    if (route.stream) ctx.stream = pageStream(route, ctx, fragment);
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
   const regions = fragment && ctx.regions !== undefined && ctx.htmx.isHtmx;
+  const head = route.stream && ctx.htmx.isHtmx ? htmxStreamHeaders : htmlHeaders;
   return isThenable(html)
-    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, regions))
-    : htmlResponse(node, html, ctx, regions);
+    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, regions, head))
+    : htmlResponse(node, html, ctx, regions, head);
+}
+
+// The stream of a streaming page's answer: a full page for a browser's load, multipart parts for htmx with its
+// hx-multipart extension (Accept: multipart/mixed); undefined for the rest (rendered whole, every boundary waited
+// for in place).
+function pageStream(route: PageRoute, ctx: RequestContext, fragment: boolean): PageStream | undefined {
+  const multipart = ctx.htmx.isHtmx;
+  if (multipart && !/\bmultipart\/mixed\b/i.test(ctx.req.headers.get('accept') ?? '')) return undefined;
+  if (!multipart && fragment) return undefined; // renderComponent from a plain request: one string
+  const { node, options } = route;
+  return new PageStream(
+    {
+      failed: (err) => boundaryError(err, ctx, options),
+      log: (message, err) =>
+        options.logger.error(`pagetree: ${node.fieldPath} (${ctx.req.pattern || node.pattern}): ${message}`, err),
+      timeout: options.timeout,
+      nonce: () => ctx.nonce,
+    },
+    multipart,
+  );
+}
+
+// What a boundary that failed after the first byte shows: the section's error fragment, as an htmx request that
+// swaps into an element gets (the nearest error(), else the error handler), rendered where htmxDetails() says
+// swapsIntoElement. A Response's body is taken as HTML, as htmx 4 swaps it.
+function boundaryError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): string | Promise<string> {
+  const fragment: RequestContext = { ...ctx, htmx: { ...ctx.htmx, swapsIntoElement: true } };
+  const text = (out: unknown) => (out instanceof Response ? out.text() : (out as string));
+  const node = options.node;
+  return requestContext.run(fragment, () => {
+    const res = node.errorPage
+      ? renderErrorPage(node.errorPage, err, fragment, options)
+      : callErrorHandler(err, fragment, options);
+    return res instanceof Promise ? res.then(text) : text(res);
+  });
 }
 
 // `regions`: append what alsoRender asked for (a fragment for htmx only).
@@ -292,6 +347,7 @@ function htmlResponse(
   html: unknown,
   ctx: RequestContext,
   regions: boolean,
+  head: Readonly<Record<string, string>>,
 ): Response | Promise<Response> {
   if (typeof html !== 'string') {
     throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
@@ -300,11 +356,31 @@ function htmlResponse(
   if (regions) {
     if (ctx.trace !== undefined) ctx.trace.regions = ctx.regions!.length;
     const joined = withRegions(html, ctx);
-    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false));
+    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false, head));
     body = joined;
   }
   const headers = answerHeaders(ctx);
-  return liteResponse(ctx.status ?? ctx.defaultStatus, body, headers ? { ...htmlHeaders, ...headers } : htmlHeaders);
+  const stream = ctx.stream;
+  if (stream !== undefined && !stream.empty) return streamedResponse(stream, body, ctx, { ...head, ...headers });
+  return liteResponse(ctx.status ?? ctx.defaultStatus, body, headers ? { ...head, ...headers } : head);
+}
+
+// A streamed answer: the head and the shell now, the boundaries as they come. A HEAD gets the same head at once; its
+// boundaries are dropped.
+function streamedResponse(
+  stream: PageStream,
+  shell: string,
+  ctx: RequestContext,
+  headers: Record<string, string | string[]>,
+): Response {
+  const status = ctx.status ?? ctx.defaultStatus;
+  headers['content-type'] = stream.contentType;
+  if (ctx.req.method === 'HEAD') {
+    stream.committed = true;
+    stream.abandon();
+    return liteResponse(status, null, headers);
+  }
+  return new Response(compressAsItStreams(stream.body(shell)), { status, headers: headersOf(headers) });
 }
 
 // A serveHTTP page's answer, with what it set through setHeader and the htmx helpers.
@@ -364,6 +440,9 @@ function isThenable(x: unknown): x is PromiseLike<unknown> {
  */
 function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): Response | Promise<Response> {
   if (ctx.timedOut) return late; // answered with a 503 already: nobody reads this
+  // A streamed page that failed before its first byte: its boundaries are dropped, and the error page renders whole.
+  ctx.stream?.abandon();
+  ctx.stream = undefined;
   if (err instanceof Response) return withVary(withRecorded(err, ctx));
   if (ctx.trace !== undefined) traceError(ctx.trace, err);
   const { node, logger } = options;

@@ -13,7 +13,7 @@
 //   - htmx 4 dropped status 286: stopPolling() works for htmx 2 only (htmx 4: swap the poller away).
 //   - htmx 2 reads <hx-partial> only from 2.0.11 on, so htmx 2 gets hx-swap-oob, which every 2.x reads.
 
-import { context, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
+import { answerContext, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
 import { escapeHtml } from '../mux/response.ts';
 import { headerUrl, headerValue } from '../http/header-value.ts';
 
@@ -51,7 +51,7 @@ export function hxTrigger(event: string, detail?: unknown, options: { after?: Tr
   if (/[\0-\x1f\x7f]/.test(event)) {
     throw new TypeError(`hxTrigger(): the event name ${JSON.stringify(event)} holds a control character`);
   }
-  const ctx = context('hxTrigger');
+  const ctx = answerContext('hxTrigger');
   const when = options.after ?? 'receive';
   const triggers = (ctx.triggers ??= {});
   (triggers[when] ??= {})[event] = detail;
@@ -157,7 +157,7 @@ export function hxLocation(location: string | HxLocation): void {
  * @example if (job.done) stopPolling();
  */
 export function stopPolling(): boolean {
-  const ctx = context('stopPolling');
+  const ctx = answerContext('stopPolling');
   if (ctx.htmx.version !== 2) return false;
   ctx.status = 286;
   return true;
@@ -176,7 +176,7 @@ export function alsoRender(
   element: string | Promise<string>,
   options: { swap?: Swap; tag?: string } = {},
 ): void {
-  const ctx = context('alsoRender');
+  const ctx = answerContext('alsoRender');
   if (typeof region === 'string' && (region === '' || region.startsWith('#'))) {
     throw new TypeError(`alsoRender(${JSON.stringify(region)}): give the element id without "#", or the component`);
   }
@@ -245,7 +245,7 @@ function withOobAttribute(html: string, id: string): string {
 }
 
 function put(api: string, name: string, value: string): void {
-  const ctx = context(api);
+  const ctx = answerContext(api);
   (ctx.headers ??= {})[name] = headerValue(api, value);
 }
 
