@@ -1,6 +1,9 @@
 /** @type {import('jest').Config} */
 module.exports = {
   testEnvironment: 'node',
+  // Two workers on a 2-core machine (jest's default is one fewer than the cores): much of the suite waits on child
+  // processes (npm, tsc, servers, Chromium), so the second worker fills the idle time (CI: 16 min → see .ci/run).
+  maxWorkers: 2,
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
