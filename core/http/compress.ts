@@ -179,7 +179,7 @@ function compressAnswer(req: PageRequest, res: Response, c: Compression): Respon
   // Object.assign, not a spread with an added key: ~10x cheaper on Node 20 (core/node/index.ts).
   const out: Record<string, string | string[]> = Object.assign({}, headers);
   out.vary = withAcceptEncoding(one(headers.vary));
-  const coding = req.method === 'HEAD' ? null : choose(req.headers.get('accept-encoding'), c);
+  const coding = req.method === 'HEAD' ? null : choose(req.headers.get('accept-encoding'), c.offered, c.chosen);
   if (coding === null) return liteResponse(status, body, out);
   const bytes = c.codecs[coding]!(body, size);
   if (bytes.byteLength >= size) return liteResponse(status, body, out);
@@ -212,14 +212,7 @@ function compressStream(req: PageRequest, res: Response, c: Compression): Respon
   const headers = new Headers(res.headers);
   headers.set('vary', withAcceptEncoding(res.headers.get('vary') ?? undefined));
   const accept = req.method === 'HEAD' ? null : req.headers.get('accept-encoding');
-  let coding: Encoding | null = null;
-  if (accept !== null) {
-    coding = c.streamChosen.get(accept) ?? null;
-    if (!c.streamChosen.has(accept)) {
-      coding = negotiate(accept, c.streamOffered);
-      if (c.streamChosen.size < 64) c.streamChosen.set(accept, coding);
-    }
-  }
+  const coding = choose(accept, c.streamOffered, c.streamChosen);
   let body: ReadableStream<Uint8Array> = res.body!;
   if (coding !== null) {
     headers.set('content-encoding', coding);
@@ -268,14 +261,14 @@ export function withAcceptEncoding(vary: string | undefined): string {
   return `${vary}, Accept-Encoding`;
 }
 
-// The coding for an Accept-Encoding header, cached: browsers send a handful of distinct values. A bounded map, so
-// that a client sending random headers cannot grow it.
-function choose(accept: string | null, c: Compression): Encoding | null {
+// The coding for an Accept-Encoding header among `offered`, cached in `memo`: browsers send a handful of distinct
+// values. A bounded map, so that a client sending random headers cannot grow it.
+function choose(accept: string | null, offered: readonly Encoding[], memo: Map<string, Encoding | null>) {
   if (accept === null) return null;
-  let coding = c.chosen.get(accept);
+  let coding = memo.get(accept);
   if (coding === undefined) {
-    coding = negotiate(accept, c.offered);
-    if (c.chosen.size < 64) c.chosen.set(accept, coding);
+    coding = negotiate(accept, offered);
+    if (memo.size < 64) memo.set(accept, coding);
   }
   return coding;
 }
@@ -288,7 +281,7 @@ function choose(accept: string | null, c: Compression): Encoding | null {
  * @example negotiate('gzip, deflate, br, zstd', ['br', 'zstd', 'gzip']) // → "br"
  * @example negotiate('gzip;q=1, br;q=0.5', ['br', 'gzip']) // → "gzip"
  */
-export function negotiate(accept: string, offered: readonly Encoding[]): Encoding | null {
+export function negotiate<TCoding extends Encoding>(accept: string, offered: readonly TCoding[]): TCoding | null {
   const weights = new Map<string, number>();
   for (const part of accept.split(',')) {
     const semi = part.indexOf(';');
@@ -301,7 +294,7 @@ export function negotiate(accept: string, offered: readonly Encoding[]): Encodin
   }
   const star = weights.get('*');
   const identity = weights.get('identity') ?? star ?? Number.MIN_VALUE;
-  let best: Encoding | null = null;
+  let best: TCoding | null = null;
   let bestQ = identity;
   for (const coding of offered) {
     const q = weights.get(coding) ?? star ?? 0;

@@ -11,7 +11,7 @@
 import type { PageRequest } from '../mux/request.ts';
 import { liteResponse, textError } from '../mux/response.ts';
 import { notModified, requestedRange } from './conditional.ts';
-import { qValue } from './header-value.ts';
+import { negotiate } from './compress.ts';
 import {
   embeddedFile,
   readDirectory,
@@ -165,35 +165,14 @@ function warnUnreadable(dir: string, err: unknown): void {
   );
 }
 
-// The variant of the highest q the client gives among those the file has
-// (ties: br, gzip, then the file as it is, the smallest first). A coding with
-// q=0 is refused; "*" stands for every coding not named. The file as it is is
-// acceptable unless "identity" (or "*") says q=0, ranks below every named
-// coding unless weighed itself, and is sent anyway when nothing is acceptable
-// (RFC 9110 12.5.3). One pass over the header.
+// The variant of the highest q the client gives among those the file has (ties: br, gzip, then the file as it is,
+// the smallest first), as compress.ts's `negotiate` weighs them for rendered answers.
 function pickEncoding(file: StaticFile, accept: string | null): Variant {
   if (!accept || (!file.br && !file.gzip)) return file.identity;
-  let br = -1;
-  let gzip = -1;
-  let identity = -1;
-  let star = -1;
-  for (const part of accept.split(',')) {
-    const semi = part.indexOf(';');
-    const name = (semi < 0 ? part : part.slice(0, semi)).trim().toLowerCase();
-    const q = semi < 0 ? 1 : qValue(part.slice(semi + 1));
-    if (q < 0) continue; // a malformed weight: as if the coding were not named
-    if (name === 'br') br = q;
-    else if (name === 'gzip' || name === 'x-gzip') gzip = q;
-    else if (name === 'identity') identity = q;
-    else if (name === '*') star = q;
-  }
-  if (br < 0) br = star < 0 ? 0 : star;
-  if (gzip < 0) gzip = star < 0 ? 0 : star;
-  // Unnamed, the file as it is stays acceptable but comes after any coding the client names.
-  if (identity < 0) identity = star < 0 ? Number.MIN_VALUE : star;
-  let best = file.identity;
-  let bestQ = identity;
-  if (file.gzip && gzip > 0 && gzip >= bestQ) [best, bestQ] = [file.gzip, gzip];
-  if (file.br && br > 0 && br >= bestQ) best = file.br;
-  return best;
+  const offered = file.br ? (file.gzip ? bothCodings : brOnly) : gzipOnly;
+  const coding = negotiate(accept, offered);
+  return (coding && file[coding]) ?? file.identity;
 }
+const bothCodings = ['br', 'gzip'] as const;
+const brOnly = ['br'] as const;
+const gzipOnly = ['gzip'] as const;
