@@ -10,6 +10,7 @@
 // call `fullPage`/`partialPage` below, with pagetree's generated id as a constant.
 
 import type { Children } from '@kitajs/html';
+import type { LoadCase } from '../lib/server-bench.ts';
 
 /** The content-type every server sends, byte for byte. */
 export const contentType = 'text/html; charset=utf-8';
@@ -124,4 +125,23 @@ export function partialPage(list: List): string {
 /** Whether a request asks for the list alone (the headers as node:http gives them, lower-case). */
 export function wantsPartial(hxRequest: string | null | undefined, hxTarget: string | null | undefined): boolean {
   return hxRequest === 'true' && hxTarget === LIST_ID;
+}
+
+/** A request the benches send, with the bytes every server must answer it with. */
+export interface Variant extends LoadCase {
+  want: Buffer;
+}
+
+/** The two requests of bench/e2e and bench/runtimes: the full page, and its list as an htmx partial. */
+export function loadVariants(): Variant[] {
+  const list = loadList('groceries');
+  return [
+    { name: 'full', path: listPath, headers: {}, want: Buffer.from(fullPage(list)) },
+    {
+      name: `partial (HX-Target: ${LIST_ID})`,
+      path: listPath,
+      headers: { ...partialHeaders },
+      want: Buffer.from(partialPage(list)),
+    },
+  ];
 }

@@ -6,25 +6,12 @@
 //   npm run bench:e2e            (ROUNDS=3 npm run bench:e2e for a quick look)
 
 import { fail, formatRatio, printTable } from '../lib/report.ts';
-import { ratioOf, runBench, type LoadCase, type Results } from '../lib/server-bench.ts';
+import { ratioOf, runBench, type Results } from '../lib/server-bench.ts';
 import { framing, send, type Server } from '../lib/servers.ts';
-import { contentType, fullPage, listPath, loadList, partialHeaders, partialPage, vary, LIST_ID } from './page.tsx';
+import { contentType, listPath, loadVariants, vary, LIST_ID } from './page.tsx';
 import { kinds, type Kind } from './server.tsx';
 
-interface Variant extends LoadCase {
-  want: Buffer;
-}
-
-const list = loadList('groceries');
-const variants: Variant[] = [
-  { name: 'full', path: listPath, headers: {}, want: Buffer.from(fullPage(list)) },
-  {
-    name: `partial (HX-Target: ${LIST_ID})`,
-    path: listPath,
-    headers: { ...partialHeaders },
-    want: Buffer.from(partialPage(list)),
-  },
-];
+const variants = loadVariants();
 
 /** Fails unless every server answers both variants with the same status, content-type and bytes. */
 async function check(servers: readonly Server<Kind>[]): Promise<void> {

@@ -9,9 +9,9 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { toolPackage } from '../../__tests__/support/package.ts';
-import { contentType, fullPage, listPath, loadList, partialHeaders, partialPage, vary, LIST_ID } from '../e2e/page.tsx';
+import { contentType, listPath, loadVariants, vary, LIST_ID } from '../e2e/page.tsx';
 import { fail, formatRatio, printTable } from '../lib/report.ts';
-import { ratioOf, runBench, type LoadCase, type Results } from '../lib/server-bench.ts';
+import { ratioOf, runBench, type Results } from '../lib/server-bench.ts';
 import { framing, send, startCommand, type Server } from '../lib/servers.ts';
 import { wrkVersion } from '../lib/wrk.ts';
 
@@ -59,20 +59,7 @@ function start(kind: Kind, pin: boolean): Promise<Server<Kind>> {
   return startCommand(kind, [binary(runtime), ...args, script, name], { pin });
 }
 
-interface Variant extends LoadCase {
-  want: Buffer;
-}
-
-const list = loadList('groceries');
-const variants: Variant[] = [
-  { name: 'full', path: listPath, headers: {}, want: Buffer.from(fullPage(list)) },
-  {
-    name: `partial (HX-Target: ${LIST_ID})`,
-    path: listPath,
-    headers: { ...partialHeaders },
-    want: Buffer.from(partialPage(list)),
-  },
-];
+const variants = loadVariants();
 
 // @kitajs/html escapes with Bun.escapeHTML on Bun, which writes `"`, `'` and `>` as &quot;, &#x27; and &gt; where
 // its own escaping (Node, Deno) writes &#34;, &#39; and a bare `>`: the same HTML, other bytes. So the bytes must be
