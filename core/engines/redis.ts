@@ -60,7 +60,7 @@ interface Subscriber {
 interface SubscriberEvents {
   message(channel: string, payload: string): void;
   /** Connected and subscribed again after a loss. */
-  back(channels: string[]): void;
+  back(): void;
   error(err: unknown): void;
   /** The channels to subscribe to again. */
   channels(): string[];
@@ -82,7 +82,7 @@ function subscriberOf(client: RedisClient, on: SubscriberEvents): Subscriber {
       lost = false;
       // Subscribed again (ioredis does it too; twice is harmless), then the subscribers hear of the gap.
       const channels = on.channels();
-      (channels.length > 0 ? sub.subscribe(...channels) : Promise.resolve()).then(() => on.back(channels), on.error);
+      (channels.length > 0 ? sub.subscribe(...channels) : Promise.resolve()).then(on.back, on.error);
     });
     return {
       subscribe: (channel) => sub.subscribe(channel),
@@ -97,7 +97,7 @@ function subscriberOf(client: RedisClient, on: SubscriberEvents): Subscriber {
   sub.on('ready', () => {
     if (!lost) return;
     lost = false;
-    on.back(on.channels());
+    on.back();
   });
   const connected = sub.connect();
   const listener = (payload: string, channel: string) => on.message(channel, payload);
