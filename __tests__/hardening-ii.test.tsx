@@ -28,7 +28,7 @@ import {
   type ErrorPage,
   type PageRequest,
 } from '../core/index.ts';
-import { liteResponse } from '../core/mux/response.ts';
+import { liteResponse } from '../core/kernel/answer.ts';
 import { onShutdown, serve, shutdown, type ServeOptions } from '../core/node/index.ts';
 import { openStream, send as sendRaw } from './support/node-http.ts';
 

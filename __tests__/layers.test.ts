@@ -1,10 +1,12 @@
 // The folders of core/ are layers, and each imports only the layers below it (issue 13):
 //
-//   mux/   Go's ServeMux                       → nothing outside mux/
-//   http/  static files, cross-origin, bodies  → mux/, errors.ts
-//   page/  route tags, page tree, pipeline     → http/, mux/, errors.ts
-//   node/  the node:http adapter               → http/, mux/, errors.ts
-//   engines/ Postgres and Redis (pagetree/postgres, pagetree/redis) → page/, http/, mux/, errors.ts
+//   kernel/ requests, answers, the logger,     → nothing outside kernel/
+//           the adapter contract
+//   mux/   Go's ServeMux                       → kernel/
+//   http/  static files, cross-origin, bodies  → mux/, kernel/, errors.ts
+//   page/  route tags, page tree, pipeline     → http/, mux/, kernel/, errors.ts
+//   node/  the node:http adapter               → http/, mux/, kernel/, errors.ts
+//   engines/ Postgres and Redis (pagetree/postgres, pagetree/redis) → page/, http/, mux/, kernel/, errors.ts
 //   index.ts, errors.ts                        → anything
 //
 // and the lint plugin loads no runtime: from core/ it imports only the route grammar (the tag, and the mux's
@@ -34,18 +36,26 @@ function imports(file: string): { local: string[]; bare: string[] } {
 }
 
 function layerOf(path: string): string {
-  return /^core\/(mux|http|page|node|engines)\//.exec(path)?.[1] ?? path;
+  const parts = path.split('/');
+  return parts.length > 2 && parts[0] === 'core' ? parts[1]! : path;
 }
 
 const below: Record<string, string[]> = {
-  mux: ['mux'],
-  http: ['http', 'mux', 'core/errors.ts'],
-  page: ['page', 'http', 'mux', 'core/errors.ts'],
-  node: ['node', 'http', 'mux', 'core/errors.ts'],
-  engines: ['engines', 'page', 'http', 'mux', 'core/errors.ts'],
+  kernel: ['kernel'],
+  mux: ['mux', 'kernel'],
+  http: ['http', 'mux', 'kernel', 'core/errors.ts'],
+  page: ['page', 'http', 'mux', 'kernel', 'core/errors.ts'],
+  node: ['node', 'http', 'mux', 'kernel', 'core/errors.ts'],
+  engines: ['engines', 'page', 'http', 'mux', 'kernel', 'core/errors.ts'],
 };
 
 const coreFiles = sources('core').filter((f) => layerOf(f) in below);
+
+// A new folder (another adapter, another engine) must say where it stands, or its imports go unchecked.
+test('every folder of core/ is a layer of the table above', () => {
+  const folders = readdirSync(join(root, 'core')).filter((name) => statSync(join(root, 'core', name)).isDirectory());
+  expect(folders.filter((name) => !(name in below))).toEqual([]);
+});
 
 test.each(coreFiles)('%s imports only the layers below it', (file) => {
   const allowed = below[layerOf(file)]!;
@@ -53,8 +63,8 @@ test.each(coreFiles)('%s imports only the layers below it', (file) => {
     expect([file, target, allowed.includes(layerOf(target))]).toEqual([file, target, true]);
 });
 
-test('core/mux imports no package and no Node module', () => {
-  for (const file of coreFiles.filter((f) => f.startsWith('core/mux/')))
+test('core/kernel and core/mux import no package and no Node module', () => {
+  for (const file of coreFiles.filter((f) => f.startsWith('core/mux/') || f.startsWith('core/kernel/')))
     expect([file, imports(file).bare]).toEqual([file, []]);
 });
 

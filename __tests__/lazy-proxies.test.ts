@@ -6,7 +6,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { inspect } from 'node:util';
-import { liteResponse } from '../core/mux/response.ts';
+import { liteResponse } from '../core/kernel/answer.ts';
 import { createRequest } from '../core/node/request.ts';
 
 function incoming(method: string, body?: string): IncomingMessage {

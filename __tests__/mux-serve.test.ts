@@ -30,10 +30,10 @@ import {
   type HandlerFunc,
   type PageRequest,
   type RequestTarget,
-} from '../core/mux/request.ts';
+} from '../core/kernel/request.ts';
 import { RoutingNode, SplitPath } from '../core/mux/routing-tree.ts';
 import { ServeMux } from '../core/mux/serve-mux.ts';
-import { liteResponse } from '../core/mux/response.ts';
+import { liteResponse } from '../core/kernel/answer.ts';
 
 // ---------------------------------------------------------------------------
 // Helpers

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { ServeMux } from '../core/index.ts';
 import { shutdown, toNodeListener } from '../core/node/index.ts';
-import { liteResponse } from '../core/mux/response.ts';
+import { liteResponse } from '../core/kernel/answer.ts';
 import { adminCookie, openStream, raw, send as get } from './support/node-http.ts';
 import { serveProcess } from './support/package.ts';
 

@@ -5,7 +5,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ts from 'typescript';
 import { embedSource } from '../core/http/embed.ts';
 import { ServeMux, mount, route, staticFiles, staticUrl, type EmbeddedFiles, type PageRequest } from '../core/index.ts';
-import { setRoute } from '../core/mux/request.ts';
+import { setRoute } from '../core/kernel/request.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'pagetree-static-'));
 const css = `body { color: #333; }\n${'.rule { margin: 0; padding: 0; }\n'.repeat(40)}`;

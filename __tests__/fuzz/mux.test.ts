@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { ConflictError, ServeMux, type PageRequest } from '../../core/index.ts';
-import { kTarget, type RequestTarget } from '../../core/mux/request.ts';
+import { kTarget, type RequestTarget } from '../../core/kernel/request.ts';
 import { anyChar, headerNames, methods, mixedMux, muxStatuses, pathText, wildcardNames } from './mixed-mux.ts';
 
 // Each page answers 200 with the pattern it was registered for and its path values.

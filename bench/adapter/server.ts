@@ -10,7 +10,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ServeMux } from '../../core/index.ts';
 import { serve } from '../../core/node/index.ts';
-import { liteResponse } from '../../core/mux/response.ts';
+import { liteResponse } from '../../core/kernel/answer.ts';
 import { listening as tellPort, rawParam, serveParent } from '../lib/child.ts';
 import { contentType, helloPage } from './page.ts';
 

@@ -8,7 +8,7 @@ import FindMyWay from 'find-my-way';
 import { UnsupportedPathError, type Result } from 'hono/router';
 import { RegExpRouter } from 'hono/router/reg-exp-router';
 import { ServeMux, type HandlerMatch, type PageRequest } from '../../core/index.ts';
-import type { Handler } from '../../core/mux/request.ts';
+import type { Handler } from '../../core/kernel/request.ts';
 import type { Timed } from '../lib/micro.ts';
 import { fail } from '../lib/report.ts';
 import { targetRequest } from './request.ts';

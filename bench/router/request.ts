@@ -3,7 +3,7 @@
 // mux parses no URL. Building a real Request per match would cost far more
 // than the match; benchmarks build these once.
 
-import { kTarget, type RequestTarget } from '../../core/mux/request.ts';
+import { kTarget, type RequestTarget } from '../../core/kernel/request.ts';
 
 class TargetRequest {
   #method: string;

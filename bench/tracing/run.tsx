@@ -21,8 +21,8 @@ import { join, resolve } from 'node:path';
 import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Tracer } from '@opentelemetry/api';
 import * as current from '../../core/index.ts';
-import { kTarget } from '../../core/mux/request.ts';
-import { liteData } from '../../core/mux/response.ts';
+import { kTarget } from '../../core/kernel/request.ts';
+import { liteData } from '../../core/kernel/answer.ts';
 import { environment, runMain, setting } from '../lib/main.ts';
 import { repeat, timeOps } from '../lib/micro.ts';
 import { fail, formatInt, formatSpread, median, medianRatio, printTable } from '../lib/report.ts';
@@ -74,7 +74,7 @@ async function baseCore(ref: string): Promise<Core> {
   mkdirSync(dir, { recursive: true });
   execFileSync('sh', ['-c', `git archive ${ref} core | tar -x -C ${dir}`], { cwd: root });
   const core = (await import(join(dir, 'core/index.ts'))) as typeof current;
-  const response = (await import(join(dir, 'core/mux/response.ts'))) as { liteData: typeof liteData };
+  const response = (await import(join(dir, 'core/kernel/answer.ts'))) as { liteData: typeof liteData };
   return { ...core, liteData: response.liteData };
 }
 

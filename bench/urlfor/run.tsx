@@ -7,8 +7,8 @@
 // interleaved rounds (lib/micro.ts); "calls per page render" is the median of the per-round ratios to the render.
 
 import { ServeMux, mount, route, type PageRequest } from '../../core/index.ts';
-import { kTarget } from '../../core/mux/request.ts';
-import { liteData } from '../../core/mux/response.ts';
+import { kTarget } from '../../core/kernel/request.ts';
+import { liteData } from '../../core/kernel/answer.ts';
 import { environment, runMain, setting } from '../lib/main.ts';
 import { repeatAsync, timeOps } from '../lib/micro.ts';
 import { fail, formatInt, median, medianRatio, printTable } from '../lib/report.ts';

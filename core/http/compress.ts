@@ -19,8 +19,8 @@
 // compressor per open stream would cost memory per client and turn the fan-out's one set of bytes for every
 // subscriber into one compression per subscriber (bench/compress, event streams).
 
-import type { HandlerFunc, PageRequest } from '../mux/request.ts';
-import { headerRecord, liteData, liteResponse } from '../mux/response.ts';
+import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
+import { headerRecord, liteData, liteResponse } from '../kernel/answer.ts';
 import { qValue } from './header-value.ts';
 import { optionalNodeModule } from './static-load.ts';
 

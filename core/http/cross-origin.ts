@@ -8,9 +8,9 @@
 //   no Sec-Fetch-Site, Origin host == Host          → allowed
 //   no Sec-Fetch-Site, another Origin               → 403, unless a trusted origin or a bypass pattern
 
-import { requestTarget, type Handler, type HandlerFunc, type PageRequest } from '../mux/request.ts';
+import { requestTarget, type Handler, type HandlerFunc, type PageRequest } from '../kernel/request.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
-import { textError } from '../mux/response.ts';
+import { textError } from '../kernel/answer.ts';
 
 /** Options of `crossOriginProtection`. */
 export interface CrossOriginOptions {

@@ -17,7 +17,7 @@
 // returned runs, and send() resolves false from then on.
 
 import type { Broker, BrokerMessage } from './broker.ts';
-import { consoleLogger } from '../mux/logger.ts';
+import { consoleLogger } from '../kernel/logger.ts';
 
 /** Options of `eventStream`. */
 export interface EventStreamOptions {

@@ -10,7 +10,7 @@
 // shutdown waiting for it on every restart. Nothing of this exists unless the
 // app mounts it, so production responses carry no reload code.
 
-import type { HandlerFunc, PageRequest } from '../mux/request.ts';
+import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
 
 /** Where `liveReload` answers with the server's id, unless told otherwise. */

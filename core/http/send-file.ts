@@ -10,7 +10,7 @@
 // served. A stream is sent as it comes: no ETag unless given, no ranges (its length is not known beforehand).
 
 import { base64url } from './base64url.ts';
-import { liteResponse } from '../mux/response.ts';
+import { liteResponse } from '../kernel/answer.ts';
 import { notModified, requestedRange, type Entity } from './conditional.ts';
 import { typeOf } from './static-load.ts';
 

@@ -8,8 +8,8 @@
 //   GET /static/app.3f2a9c1d.css   → the same file, cached for a year (a fingerprinted name: staticUrl)
 //   GET /static/../package.json    → 404: lookups never touch the file system
 
-import type { PageRequest } from '../mux/request.ts';
-import { liteResponse, textError } from '../mux/response.ts';
+import type { PageRequest } from '../kernel/request.ts';
+import { liteResponse, textError } from '../kernel/answer.ts';
 import { notModified, requestedRange } from './conditional.ts';
 import { negotiate } from './compress.ts';
 import {

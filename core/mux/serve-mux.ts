@@ -9,8 +9,8 @@
 //   4. failing that, 405 with Allow when another method would match, else 404 (handleNotFound replaces it).
 
 import { ConflictError } from './errors.ts';
-import { consoleLogger, handlerFailed, type Logger } from './logger.ts';
-import { redirectResponse, textError, toResponse } from './response.ts';
+import { consoleLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
+import { redirectResponse, textError, toResponse } from '../kernel/answer.ts';
 import { conflictsWith, describeConflict } from './compare.ts';
 import { cleanPath, parsePattern, type Pattern } from './pattern.ts';
 import {
@@ -21,7 +21,7 @@ import {
   type HandlerFunc,
   type HandlerObject,
   type PageRequest,
-} from './request.ts';
+} from '../kernel/request.ts';
 import { RoutingIndex } from './routing-index.ts';
 import { Route, RoutingNode } from './routing-tree.ts';
 import { SplitPath } from './split-path.ts';

@@ -10,10 +10,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { callHandler, requestTarget, setRoute, type Handler } from '../mux/request.ts';
+import { callHandler, requestTarget, setRoute, type Handler } from '../kernel/request.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
-import { consoleLogger, handlerFailed, type Logger } from '../mux/logger.ts';
-import { headerRecord, liteData, textError } from '../mux/response.ts';
+import { consoleLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
+import { headerRecord, liteData, textError } from '../kernel/answer.ts';
 import { createRequest } from './request.ts';
 import { takeEvents, type EventSink } from '../http/event-stream.ts';
 

@@ -9,8 +9,8 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../errors.ts';
-import { lazyInherit } from '../mux/lazy-inherit.ts';
-import { kTarget, parseTarget, type RequestTarget } from '../mux/request.ts';
+import { lazyInherit } from '../kernel/lazy-inherit.ts';
+import { kTarget, parseTarget, type RequestTarget } from '../kernel/request.ts';
 import { abortKey, readBody, readFormData, readJson } from '../http/request-body.ts';
 import { defaultFormLimits, limitedFormData } from '../http/form-body.ts';
 

@@ -14,7 +14,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { UrlForError } from '../errors.ts';
 import { headerName, headerValue } from '../http/header-value.ts';
 import { kebab } from './names.ts';
-import type { PageRequest } from '../mux/request.ts';
+import type { PageRequest } from '../kernel/request.ts';
 import type { PageNode } from './page-node.ts';
 import type { HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';

@@ -15,7 +15,7 @@
 
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
 import { answerContext, context, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
-import type { PageRequest } from '../mux/request.ts';
+import type { PageRequest } from '../kernel/request.ts';
 import { base64url, fromBase64url } from '../http/base64url.ts';
 
 /** How the browser keeps a cookie and when it sends it back; the defaults are the safe choice. */

@@ -7,7 +7,7 @@
 // htmx 4 swaps every status and merges the meta into its config too, where `responseHandling` is a key it never
 // reads: harmless. Give htmx 4 settings in `config` as well; both versions read the one meta.
 
-import { escapeHtml } from '../mux/response.ts';
+import { escapeHtml } from '../kernel/answer.ts';
 
 /** htmx 2's responseHandling with 422 swapped: 204 and 304 not, 2xx and 3xx yes, 422 yes, other 4xx and 5xx as errors. */
 const htmx2ResponseHandling = [

@@ -14,7 +14,7 @@
 //   - htmx 2 reads <hx-partial> only from 2.0.11 on, so htmx 2 gets hx-swap-oob, which every 2.x reads.
 
 import { answerContext, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
-import { escapeHtml } from '../mux/response.ts';
+import { escapeHtml } from '../kernel/answer.ts';
 import { headerUrl, headerValue } from '../http/header-value.ts';
 
 // The `hx-swap` styles both versions know, plus htmx 4's `textContent`: the type and the check read this one list.

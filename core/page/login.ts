@@ -9,7 +9,7 @@
 //   after the login: redirect(safeNext(next)) → back to /admin/users/1; an absolute or protocol-relative `next`
 //                                             (https://evil.example, //evil.example, /\evil.example) goes to `/`.
 
-import type { HandlerFunc, PageRequest } from '../mux/request.ts';
+import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
 import { htmxDetails } from './htmx-details.ts';
 import { redirect } from './dispatch.ts';
 import { urlFor } from './context.ts';

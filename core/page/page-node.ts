@@ -27,7 +27,7 @@
 
 import { isComponentName, kebab as kebabName, verbMethods } from './names.ts';
 import type { Pattern } from '../mux/pattern.ts';
-import type { Handler, HandlerFunc } from '../mux/request.ts';
+import type { Handler, HandlerFunc } from '../kernel/request.ts';
 import { urlBuilder, type UrlBuilder } from './route.ts';
 
 /** A method of a page that renders: `page` or a partial. */

@@ -23,9 +23,9 @@
 
 import type { TracingChannel } from 'node:diagnostics_channel';
 import { optionalNodeModule } from '../http/static-load.ts';
-import type { Logger } from '../mux/logger.ts';
-import type { PageRequest } from '../mux/request.ts';
-import { liteData, liteResponse } from '../mux/response.ts';
+import type { Logger } from '../kernel/logger.ts';
+import type { PageRequest } from '../kernel/request.ts';
+import { liteData, liteResponse } from '../kernel/answer.ts';
 import type { RequestContext } from './context.ts';
 import type { HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';

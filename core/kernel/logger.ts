@@ -4,7 +4,7 @@
 //   handler threw            → logger.error('pagetree: handler for GET http://x/a failed:', err)   then a bare 500
 //   a client sent a bad body → logger.warn('pagetree: POST http://x/a: 400 Bad Request (…)')         then the 400
 
-import { textError } from './response.ts';
+import { textError } from './answer.ts';
 
 /** Where pagetree reports failures: `new ServeMux({ logger })`; the default writes to the console. */
 export interface Logger {
