@@ -33,8 +33,11 @@ export {
 } from './page/session.ts';
 export { CrossOriginProtection, crossOriginProtection } from './http/cross-origin.ts';
 export type { CrossOriginOptions } from './http/cross-origin.ts';
-export { defaultErrorHandler, redirect, renderComponent } from './page/dispatch.ts';
-export type { ErrorHandler, ErrorPage, RenderComponent } from './page/dispatch.ts';
+export { renderComponent } from './page/dispatch.ts';
+export { defaultErrorHandler } from './page/error-answer.ts';
+export { redirect } from './page/page-answer.ts';
+export type { RenderComponent } from './page/dispatch.ts';
+export type { ErrorHandler, ErrorPage } from './page/error-answer.ts';
 export { ConflictError, HttpError, MountError, PatternError, UrlForError } from './errors.ts';
 export { id, idTarget, staticUrl, urlFor } from './page/context.ts';
 export { HtmxConfig } from './page/htmx-config.ts';

@@ -20,7 +20,7 @@
 // subscriber into one compression per subscriber (bench/compress, event streams).
 
 import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
-import { headerRecord, liteData, liteResponse } from '../kernel/answer.ts';
+import { answerOf, answerResponse, type Answer } from '../kernel/answer.ts';
 import { qValue } from './header-value.ts';
 import { optionalNodeModule } from './static-load.ts';
 
@@ -166,59 +166,66 @@ export function compressAsItStreams(body: ReadableStream<Uint8Array>): ReadableS
 /** Types worth compressing: text, JSON, XML, JavaScript, SVG (as static-load.ts), not event streams. */
 const compressible = /^text\/(?!event-stream)|[/+](json|xml|javascript)\b|^image\/svg\+xml/i;
 
-// The answer compressed, or with Vary only, or as it is; see the top of the file.
+// The answer compressed, or with Vary only, or as it is; see the top of the file. A hand-made Response is read into
+// its answer (answerOf) and passed on untouched unless it is compressed.
 function compressAnswer(req: PageRequest, res: Response, c: Compression): Response | Promise<Response> {
-  const data = liteData(res);
-  if (!data) return compressReal(req, res, c);
-  const { status, body, headers } = data;
+  const answer = answerOf(res);
+  const { status, body, headers } = answer;
   if (body === null || !compressibleStatus(status)) return res;
   if (!compressibleHead(one(headers['content-type']), one(headers['cache-control']), (n) => headers[n] !== undefined))
     return res;
+  if (body instanceof ReadableStream) return compressBodyStream(req, res, answer, body, c);
   const size = typeof body === 'string' ? stringBytes(body, c.threshold) : body.byteLength;
   if (size < c.threshold) return res;
   // Object.assign, not a spread with an added key: ~10x cheaper on Node 20 (core/node/index.ts).
   const out: Record<string, string | string[]> = Object.assign({}, headers);
   out.vary = withAcceptEncoding(one(headers.vary));
   const coding = req.method === 'HEAD' ? null : choose(req.headers.get('accept-encoding'), c.offered, c.chosen);
-  if (coding === null) return liteResponse(status, body, out);
+  if (coding === null) return answerResponse({ ...answer, headers: out });
   const bytes = c.codecs[coding]!(body, size);
-  if (bytes.byteLength >= size) return liteResponse(status, body, out);
+  if (bytes.byteLength >= size) return answerResponse({ ...answer, headers: out });
   out['content-encoding'] = coding;
   out['content-length'] = String(bytes.byteLength);
   const etag = one(headers.etag);
   if (etag?.startsWith('"')) out.etag = `W/${etag}`;
-  return liteResponse(status, bytes, out);
+  return answerResponse({ ...answer, body: bytes, headers: out });
 }
 
-// A Response built by hand: compressed when its Content-Length says it is whole and big enough. A body of unknown
-// length may be a stream that must not be held back: a streamed page's is compressed as it streams, each chunk
-// flushed; any other is sent as it is.
-function compressReal(req: PageRequest, res: Response, c: Compression): Response | Promise<Response> {
-  const h = res.headers;
-  if (res.body === null || !compressibleStatus(res.status)) return res;
-  const type = h.get('content-type') ?? undefined;
-  if (!compressibleHead(type, h.get('cache-control') ?? undefined, (n) => h.has(n))) return res;
-  if (flushedStreams.has(res.body) && !h.has('content-length')) return compressStream(req, res, c);
-  const length = Number(h.get('content-length') ?? NaN);
-  if (!(length >= c.threshold)) return res;
-  return res.arrayBuffer().then((buf) => {
-    const copy = liteResponse(res.status, new Uint8Array(buf), headerRecord(h));
-    return compressAnswer(req, copy, c);
+// A body of unknown length may be a stream that must not be held back: a streamed page's is compressed as it
+// streams, each chunk flushed; another is compressed when its Content-Length says it is whole and big enough, and
+// sent as it is otherwise.
+function compressBodyStream(
+  req: PageRequest,
+  res: Response,
+  answer: Answer,
+  body: ReadableStream<Uint8Array>,
+  c: Compression,
+): Response | Promise<Response> {
+  const length = one(answer.headers['content-length']);
+  if (length === undefined) return flushedStreams.has(body) ? compressStream(req, answer, body, c) : res;
+  if (!(Number(length) >= c.threshold)) return res;
+  return new Response(body).arrayBuffer().then((buf) => {
+    const whole = answerResponse({ ...answer, body: new Uint8Array(buf) });
+    return compressAnswer(req, whole, c);
   });
 }
 
 // An HTML stream through a flushing compressor, or as it is with Vary when the client takes none.
-function compressStream(req: PageRequest, res: Response, c: Compression): Response {
-  const headers = new Headers(res.headers);
-  headers.set('vary', withAcceptEncoding(res.headers.get('vary') ?? undefined));
+function compressStream(
+  req: PageRequest,
+  answer: Answer,
+  body: ReadableStream<Uint8Array>,
+  c: Compression,
+): Response {
+  const headers: Record<string, string | string[]> = Object.assign({}, answer.headers);
+  headers.vary = withAcceptEncoding(one(headers.vary));
   const accept = req.method === 'HEAD' ? null : req.headers.get('accept-encoding');
   const coding = choose(accept, c.streamOffered, c.streamChosen);
-  let body: ReadableStream<Uint8Array> = res.body!;
   if (coding !== null) {
-    headers.set('content-encoding', coding);
+    headers['content-encoding'] = coding;
     body = body.pipeThrough(c.streams[coding]!());
   }
-  return new Response(body, { status: res.status, statusText: res.statusText, headers });
+  return answerResponse({ ...answer, body, headers });
 }
 
 // 204, 304 and 1xx have no body; a 206 is a range of the identity bytes.

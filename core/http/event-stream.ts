@@ -18,6 +18,7 @@
 
 import type { Broker, BrokerMessage } from './broker.ts';
 import { consoleLogger } from '../kernel/logger.ts';
+import { liteResponse } from '../kernel/answer.ts';
 
 /** Options of `eventStream`. */
 export interface EventStreamOptions {
@@ -45,7 +46,8 @@ export interface EventStream {
 /** A client this many bytes behind is disconnected: its unread events are not kept without bound. */
 const maxQueued = 1024 * 1024;
 
-const headers: Readonly<Record<string, string>> = {
+// Shared by every answer, never written to (a step that adds a header copies them).
+const headers: Record<string, string> = {
   'content-type': 'text/event-stream; charset=utf-8',
   // no-transform: a compressing proxy would hold events back to fill its blocks.
   'cache-control': 'no-cache, no-transform',
@@ -83,7 +85,7 @@ export function eventStream(
   if (retry !== undefined && !(Number.isInteger(retry) && retry >= 0)) {
     throw new TypeError(`eventStream: retry ${retry} is not a whole number of ms; give e.g. 2000`);
   }
-  if (req.method === 'HEAD') return new Response(null, { headers });
+  if (req.method === 'HEAD') return liteResponse(200, null, headers);
 
   // Where the bytes go. Until the body is read they are held here; the first read moves them to the body's queue
   // (`pull` runs only then: highWaterMark 0), and a server adapter may take them instead (`takeEvents`), the node
@@ -239,7 +241,7 @@ export function eventStream(
   write(retry === undefined ? ': ok\n' : `retry: ${retry}\n`);
   if (req.signal.aborted) {
     onAbort();
-    return new Response(body, { headers });
+    return liteResponse(200, body, headers);
   }
   req.signal.addEventListener('abort', onAbort);
   let started: ReturnType<typeof start>;
@@ -255,7 +257,7 @@ export function eventStream(
     keepCleanup(started);
   }
   if (heartbeat > 0 && !ended) timer = setInterval(() => writeBytes(ping), heartbeat);
-  return new Response(body, { headers });
+  return liteResponse(200, body, headers);
 }
 
 // A stream's sendBytes: written at once (true, or false when it has ended), or a promise behind a send still rendering.

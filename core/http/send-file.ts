@@ -61,7 +61,7 @@ export async function sendFile(
       return liteResponse(304, null, headers);
     }
     if (head) await file.cancel().catch(() => {});
-    return new Response(head ? null : file, { headers });
+    return liteResponse(200, head ? null : file, headers);
   }
 
   const bytes = await bytesOf(file);

@@ -1,19 +1,25 @@
-// Responses that are cheap to make and cheap to send.
+// The answer: what every step of the pipeline hands on, from the route to the adapter that writes it.
 //
-// On Node 20 a real `Response` per request costs about a third of the
-// throughput of a plain node:http handler (measured in bench/adapter). A
-// LiteResponse holds status, headers and a string body as plain data; the
-// node adapter writes that data directly, and anything else that touches it
-// (`res.headers`, `res.text()`, …) gets a real Response built on first use.
-// It passes `instanceof Response`, so user code cannot tell the difference (lazy-inherit.ts).
+//   page, static file, error, redirect → Answer { status, headers, body }   → node adapter: writeHead(status, headers)
+//                                         (a LiteResponse carries it)          .end(body) or the stream piped
+//                                                                            → mux.fetch: one Response
+//
+// On Node 20 a real `Response` per request costs about a third of the throughput of a plain node:http handler
+// (bench/adapter), so the pipeline's own answers are plain data: a LiteResponse holds one Answer, and passes for a
+// Response (`instanceof Response`, lazy-inherit.ts) because handlers and middlewares trade Responses: anything that
+// reads it as one (`res.headers`, `res.text()`, …) gets a real Response built on first use. A Response made by
+// hand is read into an Answer once, by `answerOf`, where a step needs its parts.
 
 import { lazyInherit } from './lazy-inherit.ts';
 
-/** The plain data of a LiteResponse: status, body (a string, bytes, or null), lower-case headers. */
-export interface LiteData {
+/** An answer as plain data: status, lower-case headers (Set-Cookie as a list), and a body. */
+export interface Answer {
   status: number;
-  body: string | Uint8Array | null;
+  /** A reason phrase of a Response made by hand that has its own; else the standard one. */
+  statusText?: string;
   headers: Record<string, string | string[]>;
+  /** A string or bytes sent whole (with Content-Length), a stream sent as it comes, or none. */
+  body: string | Uint8Array | ReadableStream<Uint8Array> | null;
 }
 
 const kData = Symbol('pagetree.liteData');
@@ -21,12 +27,12 @@ const kReal = Symbol('pagetree.realResponse');
 const kHeaders = Symbol('pagetree.liteHeaders');
 
 class LiteResponse {
-  [kData]: LiteData;
+  [kData]: Answer;
   [kReal]: Response | undefined = undefined;
   // A middleware that sets a header gets a real Headers, but the body stays a
   // string the adapter writes directly (a real Response per request costs ~4x).
   [kHeaders]: Headers | undefined = undefined;
-  constructor(data: LiteData) {
+  constructor(data: Answer) {
     this[kData] = data;
   }
   get headers(): Headers {
@@ -34,6 +40,9 @@ class LiteResponse {
   }
   get status(): number {
     return this[kData].status;
+  }
+  get statusText(): string {
+    return this[kReal] ? this[kReal].statusText : (this[kData].statusText ?? '');
   }
   get ok(): boolean {
     const s = this[kData].status;
@@ -59,8 +68,10 @@ export function headersOf(record: Record<string, string | string[]>): Headers {
 
 function real(res: LiteResponse): Response {
   if (!res[kReal]) {
-    const { status, body } = res[kData];
-    const init: ResponseInit & { encodeBody?: 'manual' } = { status, headers: res.headers };
+    const { status, statusText, body } = res[kData];
+    const init: ResponseInit & { encodeBody?: 'manual' } = statusText
+      ? { status, statusText, headers: res.headers }
+      : { status, headers: res.headers };
     // A body already encoded (a precompressed static file): workerd would compress it again unless told it is
     // final. Other runtimes ignore the option and never re-encode.
     if (res.headers.has('content-encoding')) init.encodeBody = 'manual';
@@ -70,22 +81,24 @@ function real(res: LiteResponse): Response {
 }
 
 /**
- * A Response with a string body that the node adapter can write without
- * building a real Response. Header names must be lower case.
+ * An answer as a Response that the node adapter writes without building a real one. Header names must be lower case.
  * @example liteResponse(200, '<p>hi</p>', { 'content-type': 'text/html; charset=utf-8' })
  */
-export function liteResponse(
-  status: number,
-  body: string | Uint8Array | null,
-  headers: Record<string, string | string[]>,
-): Response {
+export function liteResponse(status: number, body: Answer['body'], headers: Answer['headers']): Response {
   return new LiteResponse({ status, body, headers }) as unknown as Response;
 }
 
 /**
- * A real `Response` for any response: a LiteResponse becomes one (once), any
- * other Response is returned as it is. `mux.fetch` answers with it, since
- * Bun, Deno and workerd accept only their own realm's Response objects.
+ * `answer` as a Response (a LiteResponse carrying it).
+ * @example answerResponse({ ...answerOf(res), status: 201 })
+ */
+export function answerResponse(answer: Answer): Response {
+  return new LiteResponse(answer) as unknown as Response;
+}
+
+/**
+ * A real `Response` for any answer: a LiteResponse becomes one (once), any other Response is returned as it is.
+ * `mux.fetch` answers with it, since Bun, Deno and workerd accept only their own realm's Response objects.
  * @example toResponse(liteResponse(200, 'hi', {})) instanceof Response // → true, and a real one
  */
 export function toResponse(res: Response): Response {
@@ -93,18 +106,49 @@ export function toResponse(res: Response): Response {
 }
 
 /**
- * The plain data of a LiteResponse whose body nobody has read, with its
- * headers as they are now, or undefined (a real Response, or a LiteResponse
- * turned into one).
+ * The answer a handler's Response carries, read once: a LiteResponse's own (with its headers as they are now, if a
+ * middleware touched them), or a hand-made Response's status, headers and body stream. A LiteResponse turned into a
+ * real Response is read as one. Anything that is not a Response is a TypeError that names it.
+ * @example answerOf(new Response('hi', { status: 201 })) // → { status: 201, headers: { "content-type": "text/plain;charset=UTF-8" }, body: ReadableStream }
  */
-export function liteData(res: Response): LiteData | undefined {
+export function answerOf(res: unknown): Answer {
+  const data = liteData(asResponse(res));
+  if (data !== undefined) return data;
+  const r = res as Response;
+  const answer: Answer = { status: r.status, headers: headerRecord(r.headers), body: r.body };
+  if (r.statusText !== '') answer.statusText = r.statusText;
+  return answer;
+}
+
+/**
+ * `res`, checked to be a Response: the one check of what a handler answered, made by both adapters before they
+ * read it. Anything else is a TypeError that names it.
+ * @example asResponse(undefined) // throws TypeError "handler returned undefined, not a Response"
+ */
+export function asResponse(res: unknown): Response {
+  if (res instanceof Response) return res;
+  throw new TypeError(`handler returned ${describe(res)}, not a Response`);
+}
+
+function describe(value: unknown): string {
+  if (typeof value === 'object' && value !== null) return `an object (${value.constructor?.name ?? 'no prototype'})`;
+  return typeof value === 'string' ? JSON.stringify(value.slice(0, 40)) : String(value);
+}
+
+/**
+ * The answer of a LiteResponse whose body nobody has read, with its headers as they are now, or undefined (a real
+ * Response, or a LiteResponse turned into one). For the steps that pass a hand-made Response on untouched.
+ */
+export function liteData(res: Response): Answer | undefined {
   const lite = res as unknown as Partial<LiteResponse>;
   const data = lite[kData];
   if (!data || lite[kReal]) return undefined;
   const h = lite[kHeaders];
   if (!h) return data;
   // Headers were touched: send what they hold now.
-  return { status: data.status, body: data.body, headers: headerRecord(h) };
+  const answer: Answer = { status: data.status, headers: headerRecord(h), body: data.body };
+  if (data.statusText) answer.statusText = data.statusText;
+  return answer;
 }
 
 /**

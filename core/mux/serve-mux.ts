@@ -9,8 +9,9 @@
 //   4. failing that, 405 with Allow when another method would match, else 404 (handleNotFound replaces it).
 
 import { ConflictError } from './errors.ts';
-import { consoleLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
-import { redirectResponse, textError, toResponse } from '../kernel/answer.ts';
+import { consoleLogger, type Logger } from '../kernel/logger.ts';
+import { redirectResponse, textError } from '../kernel/answer.ts';
+import { fetchHandler } from '../kernel/fetch.ts';
 import { conflictsWith, describeConflict } from './compare.ts';
 import { cleanPath, parsePattern, type Pattern } from './pattern.ts';
 import {
@@ -56,6 +57,7 @@ export class ServeMux implements HandlerObject {
 
   constructor(options: { logger?: Logger } = {}) {
     this.logger = options.logger ?? consoleLogger;
+    this.fetch = fetchHandler((req) => this.serveHTTP(req), this.logger);
   }
 
   /**
@@ -131,26 +133,7 @@ export class ServeMux implements HandlerObject {
    * its mux, so it can be passed as it is.
    * @example Deno.serve(mux.fetch); Bun.serve({ fetch: mux.fetch }); export default { fetch: mux.fetch }
    */
-  readonly fetch = async (req: Request): Promise<Response> => {
-    let res: Response;
-    try {
-      res = await this.serveHTTP(req);
-      if (!(res instanceof Response)) throw new TypeError(`handler returned ${String(res)}, not a Response`);
-    } catch (err) {
-      res = handlerFailed(this.logger, req, err);
-    }
-    try {
-      res = toResponse(res);
-    } catch (err) {
-      // A lite answer whose status or headers a Response refuses (issue 24): a 500, never a rejection.
-      this.logger.error(`pagetree: the answer to ${req.method} ${req.url} could not be made a Response:`, err);
-      res = toResponse(textError(500, 'Internal Server Error'));
-    }
-    if (req.method === 'HEAD' && res.body !== null) {
-      res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-    }
-    return res;
-  };
+  readonly fetch: (req: Request) => Promise<Response>;
 
   // Go's findHandler: the route for the request, or one of the mux's own answers. When it is a registered
   // pattern's, #split holds the request's path for its values.

@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream';
 import { callHandler, requestTarget, setRoute, type Handler } from '../kernel/request.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
 import { consoleLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
-import { headerRecord, liteData, textError } from '../kernel/answer.ts';
+import { answerOf, textError, type Answer } from '../kernel/answer.ts';
 import { createRequest } from './request.ts';
 import { takeEvents, type EventSink } from '../http/event-stream.ts';
 
@@ -235,8 +235,11 @@ function drained(outgoing: ServerResponse): Promise<void> {
 
 function send(outgoing: ServerResponse, req: Request, res: Response, logger: Logger): void {
   if (outgoing.destroyed) return; // the client went away
-  if (!(res instanceof Response)) {
-    fail(outgoing, req, new TypeError(`handler returned ${String(res)}, not a Response`), logger);
+  let answer: Answer;
+  try {
+    answer = answerOf(res);
+  } catch (err) {
+    fail(outgoing, req, err, logger);
     return;
   }
   const incoming = outgoing.req;
@@ -251,7 +254,7 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
     outgoing.shouldKeepAlive = false;
   }
   try {
-    write(outgoing, req, res, logger);
+    write(outgoing, req, answer, logger);
   } catch (err) {
     // node refuses a header it cannot write (ERR_INVALID_CHAR, a status out of range) by throwing from writeHead,
     // before anything is sent: the process must not die of it (issue 24).
@@ -259,43 +262,40 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
   }
 }
 
-function write(outgoing: ServerResponse, req: Request, res: Response, logger: Logger): void {
-  const data = liteData(res);
-  if (data) {
-    const { status, body, headers } = data;
-    if (body === null) {
-      outgoing.writeHead(status, headers).end();
-    } else {
-      let head = headers;
-      if (headers['content-length'] === undefined) {
-        // Object.assign: ~70 ns; a spread with an added key: ~870 ns on Node 20 (bench/e2e profile).
-        head = Object.assign({}, headers);
-        head['content-length'] = String(Buffer.byteLength(body));
-      }
-      outgoing.writeHead(status, head).end(body);
+// The answer as bytes, once: a string or bytes with its Content-Length in one writeHead and end; a stream piped (an
+// event stream written event by event).
+function write(outgoing: ServerResponse, req: Request, answer: Answer, logger: Logger): void {
+  const { status, statusText, body, headers } = answer;
+  if (body === null) {
+    outgoing.writeHead(status, statusText, headers).end();
+    return;
+  }
+  if (!(body instanceof ReadableStream)) {
+    let head = headers;
+    if (headers['content-length'] === undefined) {
+      // Object.assign: ~70 ns; a spread with an added key: ~870 ns on Node 20 (bench/e2e profile).
+      head = Object.assign({}, headers);
+      head['content-length'] = String(Buffer.byteLength(body));
     }
+    outgoing.writeHead(status, statusText, head).end(body);
     return;
   }
-  const headers = headerRecord(res.headers);
   // An empty statusText (new Response('x', { status: 404 })) gets the standard phrase, not "HTTP/1.1 404 ".
-  outgoing.writeHead(res.status, res.statusText || undefined, headers);
-  if (res.body === null) {
-    outgoing.end();
-    return;
-  }
+  outgoing.writeHead(status, statusText, headers);
   // An event stream stays open until the client leaves: it ends when the server shuts down (the client reconnects,
   // to another instance if there is one), so that shutdown waits only for the other requests.
-  if (res.headers.get('content-type')?.startsWith('text/event-stream')) {
-    pumpEvents(outgoing, req, res.body, logger);
+  const type = headers['content-type'];
+  if (typeof type === 'string' && type.startsWith('text/event-stream')) {
+    pumpEvents(outgoing, req, body, logger);
     return;
   }
-  const body = Readable.fromWeb(res.body as import('node:stream/web').ReadableStream);
+  const stream = Readable.fromWeb(body as import('node:stream/web').ReadableStream);
   // A body that fails is the server's fault; a client gone is not. pipeline() destroys `outgoing` before it calls
   // back, so the two are told apart here, before it: the client gone, `outgoing` was destroyed first.
-  body.once('error', (err) => {
+  stream.once('error', (err) => {
     if (!outgoing.destroyed) logger.error(`pagetree: streaming the response to ${req.method} ${req.url} failed:`, err);
   });
-  pipeline(body, outgoing, noop); // on a failure it destroys both: half a response must not look like a whole one
+  pipeline(stream, outgoing, noop); // on a failure it destroys both: half a response must not look like a whole one
 }
 
 // An answer node refused to write: logged once, then a plain 500 if nothing was sent yet, else the socket closed.
@@ -307,8 +307,7 @@ function unwritable(outgoing: ServerResponse, req: Request, err: unknown, logger
     return;
   }
   for (const name of outgoing.getHeaderNames()) outgoing.removeHeader(name);
-  const { status, body, headers } = liteData(textError(500, 'Internal Server Error'))!;
-  outgoing.writeHead(status, { ...headers, 'content-length': String(Buffer.byteLength(body!)) }).end(body);
+  write(outgoing, req, answerOf(textError(500, 'Internal Server Error')), logger);
 }
 
 function noop(): void {}

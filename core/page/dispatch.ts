@@ -5,8 +5,8 @@
 //   other pages     → props  = await page.props(req, target)    (once; post/put/patch/delete for their methods)
 //                     html   = await page.page(props) | the selected partial(props)
 //                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
-//   any failure     → handleError: a Response as is, else the nearest error() at or above the node
-//                     (node.errorPage), else the error handler, with the same target, + Vary
+//   any failure     → handleError (error-answer.ts): a Response as is, else the nearest error() at or above
+//                     the node, else the error handler, with the same target, + Vary (page-answer.ts)
 //   stream = true   → a full page goes out up to its <Suspense> boundaries at once, each boundary as it resolves
 //                     (streaming.ts); an htmx request that accepts multipart/mixed gets them as parts; the rest whole
 //   traced          → the same, each step published to pagetree:request/props/render (tracing.ts) when they
@@ -26,35 +26,13 @@ import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-nod
 import type { Logger } from '../kernel/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
 import { abortable, abortKey, guardBody } from '../http/request-body.ts';
-import { headerUrl } from '../http/header-value.ts';
-import { headersOf, liteData, liteResponse, textError } from '../kernel/answer.ts';
+import { liteResponse } from '../kernel/answer.ts';
 import type { Tree } from './tree.ts';
 import { PageStream } from './streaming.ts';
 import { compressAsItStreams } from '../http/compress.ts';
-import { traceError, traceProps, traceRender, traceRequest, tracing, type Observe } from './tracing.ts';
-
-/** Replaces the default error answer: `mount(..., { errorHandler })`. */
-export type ErrorHandler = (
-  err: unknown,
-  req: PageRequest,
-  node: PageNode,
-  target: RenderTarget,
-) => Response | Promise<Response>;
-
-/**
- * A section's error page: any page class (a group, a page, a serveHTTP handler) may define `error()`; it answers
- * the failures of every route at or below it that has no nearer one, the mount's error handler the rest.
- * @example class Admin implements ErrorPage { error(err: unknown) { return <Layout title="Admin">…</Layout>; } }
- */
-export interface ErrorPage {
-  /** JSX (sent with the HttpError's status, else 500, and its headers) or a Response (sent as is). */
-  error(err: unknown, req: PageRequest, target: RenderTarget): string | Response | Promise<string | Response>;
-}
-
-const VARY = 'HX-Request, HX-Target, HX-Request-Type';
-const htmlHeaders: Readonly<Record<string, string>> = { 'content-type': 'text/html; charset=utf-8', vary: VARY };
-// A streaming page's answers to htmx depend on Accept too (multipart/mixed or not).
-const htmxStreamHeaders: Readonly<Record<string, string>> = { ...htmlHeaders, vary: `${VARY}, Accept` };
+import { traceProps, traceRender, traceRequest, tracing, type Observe } from './tracing.ts';
+import { boundaryError, handleError, type ErrorHandler } from './error-answer.ts';
+import { htmlHeaders, htmxStreamHeaders, withContext, withVary } from './page-answer.ts';
 
 const kElement = Symbol('pagetree.renderComponent');
 
@@ -74,20 +52,6 @@ export function renderComponent(element: string | Promise<string>): RenderCompon
 
 function isRenderComponent(value: unknown): value is RenderComponent {
   return typeof value === 'object' && value !== null && kElement in value;
-}
-
-/**
- * An htmx-aware redirect: `HX-Location` for htmx requests (htmx navigates
- * without a full reload), 303 See Other for the rest. The URL is percent-encoded
- * as a browser would (non-ASCII as UTF-8); control characters and `javascript:`,
- * `data:` or `vbscript:` URLs are a TypeError (the page answers 500).
- * @example return redirect(urlFor(TodosPage)); // in props(), after a POST
- */
-export function redirect(url: string): Response {
-  url = headerUrl('redirect', url);
-  const ctx = requestContext.getStore();
-  if (ctx?.htmx.isHtmx) return liteResponse(200, '', { 'hx-location': url, vary: VARY });
-  return liteResponse(303, null, { location: url, vary: VARY });
 }
 
 interface PageObject {
@@ -326,21 +290,6 @@ function pageStream(route: PageRoute, ctx: RequestContext, fragment: boolean): P
   );
 }
 
-// What a boundary that failed after the first byte shows: the section's error fragment, as an htmx request that
-// swaps into an element gets (the nearest error(), else the error handler), rendered where htmxDetails() says
-// swapsIntoElement. A Response's body is taken as HTML, as htmx 4 swaps it.
-function boundaryError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): string | Promise<string> {
-  const fragment: RequestContext = { ...ctx, htmx: { ...ctx.htmx, swapsIntoElement: true } };
-  const text = (out: unknown) => (out instanceof Response ? out.text() : (out as string));
-  const node = options.node;
-  return requestContext.run(fragment, () => {
-    const res = node.errorPage
-      ? renderErrorPage(node.errorPage, err, fragment, options)
-      : callErrorHandler(err, fragment, options);
-    return res instanceof Promise ? res.then(text) : text(res);
-  });
-}
-
 // `regions`: append what alsoRender asked for (a fragment for htmx only).
 function htmlResponse(
   node: PageNode,
@@ -380,7 +329,7 @@ function streamedResponse(
     stream.abandon();
     return liteResponse(status, null, headers);
   }
-  return new Response(compressAsItStreams(stream.body(shell)), { status, headers: headersOf(headers) });
+  return liteResponse(status, compressAsItStreams(stream.body(shell)), headers);
 }
 
 // A serveHTTP page's answer, with what it set through setHeader and the htmx helpers.
@@ -391,171 +340,6 @@ function serveHandler(node: PageNode, page: HandlerObject, req: PageRequest): Re
   return res instanceof Promise ? res.then((r) => withContext(r, ctx, api)) : withContext(res, ctx, api);
 }
 
-// A Response from the page keeps its own status and headers and gains the headers set through setHeader and
-// the htmx helpers that it does not have. A status set by setStatus that differs from its own is an error, not
-// something to drop silently.
-function withContext(res: Response, ctx: RequestContext, api: string): Response {
-  if (ctx.status !== undefined && ctx.status !== res.status) {
-    throw new Error(
-      `${api} returned a Response with status ${res.status} after setStatus(${ctx.status}); ` +
-        `give the status to the Response, or render instead of returning one`,
-    );
-  }
-  return withRecorded(res, ctx);
-}
-
-// A Response with what the request recorded for its answer (setHeader, the htmx helpers, the cookie helpers) that
-// it does not set itself; Set-Cookie lines add up, the context's first.
-function withRecorded(res: Response, ctx: RequestContext): Response {
-  const headers = answerHeaders(ctx);
-  if (!headers) return res;
-  const data = liteData(res);
-  if (data) {
-    const own = data.headers['set-cookie'];
-    const merged = { ...headers, ...data.headers };
-    if (own !== undefined && ctx.cookies) merged['set-cookie'] = [...ctx.cookies, ...[own].flat()];
-    return liteResponse(data.status, data.body, merged);
-  }
-  const merged = headersOf(headers);
-  res.headers.forEach((value, name) => {
-    if (name === 'set-cookie') merged.append(name, value);
-    else merged.set(name, value);
-  });
-  return new Response(res.body, { status: res.status, statusText: res.statusText, headers: merged });
-}
-
 function isThenable(x: unknown): x is PromiseLike<unknown> {
   return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
-}
-
-/**
- * Every failure of a page request comes here, once: a thrown or returned-as-error `Response` is sent as it is;
- * anything else is logged (an HttpError only when a parser found the client's fault) and answered by the nearest
- * `error()` (the node's errorPage, chosen at mount), else the error handler, with the request's render target; a
- * failing error() hands the error to the error handler, a failing handler leaves a bare 500. Each answer carries
- * the htmx Vary, as every page-pipeline answer does, and the cookies recorded for the request: a failure drops
- * what the failed page recorded for its own answer (headers, status, htmx triggers and regions), but not its
- * Set-Cookie lines (what they record has happened: a flash taken, a session started), and the error page records
- * its own.
- */
-function handleError(err: unknown, ctx: RequestContext, options: RouteHandlerOptions): Response | Promise<Response> {
-  if (ctx.timedOut) return late; // answered with a 503 already: nobody reads this
-  // A streamed page that failed before its first byte: its boundaries are dropped, and the error page renders whole.
-  ctx.stream?.abandon();
-  ctx.stream = undefined;
-  if (err instanceof Response) return withVary(withRecorded(err, ctx));
-  if (ctx.trace !== undefined) traceError(ctx.trace, err);
-  const { node, logger } = options;
-  const req = ctx.req;
-  if (!(err instanceof HttpError)) {
-    logger.error(`pagetree: ${node.fieldPath} (${req.pattern || node.pattern}) failed:`, err);
-  } else if (err.cause !== undefined) {
-    // A client's fault found by a parser (a bad body): one line, no stack.
-    const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
-    logger.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
-  }
-  ctx.status = undefined;
-  ctx.headers = undefined;
-  ctx.triggers = undefined;
-  ctx.regions = undefined;
-  const res = node.errorPage ? renderErrorPage(node.errorPage, err, ctx, options) : callErrorHandler(err, ctx, options);
-  const finish = (r: Response) => withVary(withRecorded(r, ctx));
-  return res instanceof Promise ? res.then(finish) : finish(res);
-}
-
-// What handleError gives a page's failure after its timeout answered: dropped by withTimeout.
-const late = textError(503, 'Service Unavailable');
-
-// The section's error page: JSX with the error's status and headers, or its own Response.
-function renderErrorPage(
-  section: PageNode,
-  err: unknown,
-  ctx: RequestContext,
-  options: RouteHandlerOptions,
-): Response | Promise<Response> {
-  const api = `${section.fieldPath}.error()`;
-  const failed = (pageErr: unknown) => {
-    options.logger.error(`pagetree: ${api} failed for ${options.node.fieldPath}:`, pageErr);
-    return callErrorHandler(err, ctx, options); // the original error, not error()'s
-  };
-  const answer = (out: unknown) => {
-    if (out instanceof Response) return out;
-    if (typeof out !== 'string') throw new TypeError(`${api} returned ${typeof out}, not an HTML string or a Response`);
-    return liteResponse(err instanceof HttpError ? err.status : 500, out, errorHeaders(err));
-  };
-  try {
-    const out = (section.page as ErrorPage).error(err, ctx.req, ctx.target);
-    if (!isThenable(out)) return answer(out);
-    return Promise.resolve(out).then(answer).catch(failed);
-  } catch (pageErr) {
-    return failed(pageErr);
-  }
-}
-
-// An HttpError's own headers (Allow, Retry-After) under the HTML type and the htmx Vary.
-function errorHeaders(err: unknown): Record<string, string> {
-  if (!(err instanceof HttpError)) return htmlHeaders;
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(err.headers)) headers[name.toLowerCase()] = value;
-  return { ...headers, 'content-type': htmlHeaders['content-type']!, vary: mergeVary(headers.vary) };
-}
-
-function callErrorHandler(
-  err: unknown,
-  ctx: RequestContext,
-  options: RouteHandlerOptions,
-): Response | Promise<Response> {
-  let res: Response | Promise<Response>;
-  try {
-    res = options.onError(err, ctx.req, options.node, ctx.target);
-  } catch (handlerErr) {
-    return errorHandlerFailed(handlerErr, options);
-  }
-  return res instanceof Promise ? res.catch((handlerErr: unknown) => errorHandlerFailed(handlerErr, options)) : res;
-}
-
-function errorHandlerFailed(err: unknown, options: RouteHandlerOptions): Response {
-  options.logger.error(`pagetree: the error handler failed for ${options.node.fieldPath}:`, err);
-  return textError(500, 'Internal Server Error');
-}
-
-/**
- * The default error answer: an HttpError's status and message, anything
- * else a bare 500; plain text (a fragment htmx can swap), no stack. The
- * message is HTML-escaped (textError): htmx 4 swaps 4xx and 5xx bodies into
- * the page as HTML whatever their type, and a message may carry user input.
- * It needs only the error, so an `errorHandler` or a section's `error()` can
- * hand it what it does not answer itself.
- * @example error(err: unknown) { return err instanceof HttpError && err.status === 404 ? <NotFound /> : defaultErrorHandler(err); }
- */
-export function defaultErrorHandler(err: unknown): Response {
-  return err instanceof HttpError
-    ? textError(err.status, err.message, err.headers)
-    : textError(500, 'Internal Server Error');
-}
-
-// Adds the htmx Vary to a response from props or the error handler.
-function withVary(res: Response): Response {
-  const data = liteData(res);
-  if (data) {
-    const vary = data.headers.vary;
-    return liteResponse(data.status, data.body, {
-      ...data.headers,
-      vary: mergeVary(typeof vary === 'string' ? vary : vary?.join(', ')),
-    });
-  }
-  try {
-    res.headers.set('vary', mergeVary(res.headers.get('vary') ?? undefined));
-    return res;
-  } catch {
-    // Immutable headers (Response.redirect): copy.
-    const copy = new Response(res.body, res);
-    copy.headers.set('vary', mergeVary(res.headers.get('vary') ?? undefined));
-    return copy;
-  }
-}
-
-function mergeVary(existing: string | undefined): string {
-  if (!existing || existing === VARY) return VARY;
-  return existing.includes('HX-Request') ? existing : `${existing}, ${VARY}`;
 }

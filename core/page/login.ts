@@ -11,7 +11,7 @@
 
 import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
 import { htmxDetails } from './htmx-details.ts';
-import { redirect } from './dispatch.ts';
+import { redirect } from './page-answer.ts';
 import { urlFor } from './context.ts';
 import type { Middleware } from './page-node.ts';
 import { session, type Session } from './session.ts';

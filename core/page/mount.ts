@@ -14,7 +14,8 @@
 //
 // Anything wrong fails here, with the field path and the fix, never later on a request.
 
-import { defaultErrorHandler, routeHandler, type ErrorHandler } from './dispatch.ts';
+import { routeHandler } from './dispatch.ts';
+import { defaultErrorHandler, type ErrorHandler } from './error-answer.ts';
 import { checkErrorPages, checkPath, collect, type Draft } from './collect.ts';
 import { base64url } from '../http/base64url.ts';
 import { compressAnswers, compression, type Compression, type CompressOptions } from '../http/compress.ts';

@@ -25,7 +25,7 @@ import type { TracingChannel } from 'node:diagnostics_channel';
 import { optionalNodeModule } from '../http/static-load.ts';
 import type { Logger } from '../kernel/logger.ts';
 import type { PageRequest } from '../kernel/request.ts';
-import { liteData, liteResponse } from '../kernel/answer.ts';
+import { answerOf, answerResponse } from '../kernel/answer.ts';
 import type { RequestContext } from './context.ts';
 import type { HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';
@@ -330,14 +330,8 @@ function withServerTiming(res: Response, record: RequestRecord, total: number): 
   if (record.propsMs >= 0) value += `props;dur=${record.propsMs.toFixed(2)}, `;
   if (record.renderMs >= 0) value += `render;dur=${record.renderMs.toFixed(2)}, `;
   value += `total;dur=${total.toFixed(2)}`;
-  const data = liteData(res);
-  if (data) return liteResponse(data.status, data.body, { ...data.headers, 'server-timing': value });
-  try {
-    res.headers.set('server-timing', value);
-  } catch {
-    // Immutable headers (Response.redirect, a fetched Response): it goes without.
-  }
-  return res;
+  const answer = answerOf(res);
+  return answerResponse({ ...answer, headers: { ...answer.headers, 'server-timing': value } });
 }
 
 function accessEntry(record: RequestRecord, res: Response, time: string, total: number): AccessLogEntry {
@@ -362,14 +356,12 @@ function accessEntry(record: RequestRecord, res: Response, time: string, total: 
 }
 
 function bodySize(res: Response): number | null {
-  const data = liteData(res);
-  if (data === undefined) {
-    const length = res.headers.get('content-length');
-    return length === null ? null : Number(length);
-  }
-  const body = data.body;
+  const { body, headers } = answerOf(res);
   if (body === null) return 0;
-  return typeof body === 'string' ? utf8Length(body) : body.byteLength;
+  if (typeof body === 'string') return utf8Length(body);
+  if (body instanceof Uint8Array) return body.byteLength;
+  const length = headers['content-length'];
+  return typeof length === 'string' ? Number(length) : null;
 }
 
 // The UTF-8 size of a string: Buffer.byteLength where the runtime has it (Node, Bun, Deno, workerd with nodejs_compat;

@@ -1,0 +1,41 @@
+// The Web fetch adapter: a handler's answer as the one real Response that Bun, Deno and workerd take.
+//
+//   Deno.serve(mux.fetch)   →  handler(req) → Answer (LiteResponse) or a hand-made Response
+//                              → toResponse: one Response, made here and nowhere before
+//                              → HEAD: the same head, no body
+//
+// Node's adapter (core/node) writes the same answers to node:http instead.
+
+import { handlerFailed, type Logger } from './logger.ts';
+import { asResponse, textError, toResponse } from './answer.ts';
+
+/**
+ * A fetch handler that never rejects: a handler that throws, or answers with something that is not a Response, gets
+ * a 500 with no detail in the body (the error is logged); an answer a Response refuses (a header value it cannot
+ * hold) too; a HEAD answer loses its body.
+ * @example const fetch = fetchHandler((req) => mux.serveHTTP(req), mux.logger); Deno.serve(fetch)
+ */
+export function fetchHandler(
+  serve: (req: Request) => Response | Promise<Response>,
+  logger: Logger,
+): (req: Request) => Promise<Response> {
+  return async (req) => {
+    let res: Response;
+    try {
+      res = asResponse(await serve(req));
+    } catch (err) {
+      res = handlerFailed(logger, req, err);
+    }
+    try {
+      res = toResponse(res);
+    } catch (err) {
+      // A lite answer whose status or headers a Response refuses (issue 24): a 500, never a rejection.
+      logger.error(`pagetree: the answer to ${req.method} ${req.url} could not be made a Response:`, err);
+      res = toResponse(textError(500, 'Internal Server Error'));
+    }
+    if (req.method === 'HEAD' && res.body !== null) {
+      res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+    }
+    return res;
+  };
+}
