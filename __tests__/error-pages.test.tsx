@@ -366,6 +366,30 @@ describe('an error() that fails', () => {
   });
 });
 
+test.each([
+  ['undefined', () => undefined, 'undefined'],
+  ['a string', () => 'oops', 'string'],
+  ['a promise of a number', () => Promise.resolve(7), 'number'],
+])('an error handler that answers %s, not a Response: logged, then the bare 500', async (_, answer, type) => {
+  class Plain {
+    page(): never {
+      throw new Error('page broke');
+    }
+  }
+  class Root {
+    page = route('/page', Plain);
+  }
+  const logger = quietLogger();
+  const mux = new ServeMux({ logger });
+  mount(mux, Root, '/', 'Root', { errorHandler: answer as unknown as ErrorHandler });
+  const r = await fetchPage(mux, '/page');
+  expect([r.status, r.body, r.headers.get('vary')]).toEqual([500, 'Internal Server Error\n', VARY]);
+  expect(logger.errors.map(([m, e]) => `${m} ${String(e)}`)).toEqual([
+    'pagetree: Root.page (/page) failed: Error: page broke',
+    `pagetree: the error handler failed for Root.page: TypeError: the error handler returned ${type}, not a Response`,
+  ]);
+});
+
 describe('the not-found page', () => {
   class Broken {
     page(): never {

@@ -4,6 +4,7 @@ import * as pagetree from '../core/index.ts';
 import * as postgres from '../core/engines/postgres.ts';
 import * as redis from '../core/engines/redis.ts';
 import * as node from '../core/node/index.ts';
+import * as adapter from '../core/adapter.ts';
 
 // An accidental export shows up here in review.
 test('the public names of pagetree', () => {
@@ -25,6 +26,7 @@ test('the public names of pagetree', () => {
     'UrlForError',
     'addFormError',
     'alsoRender',
+    'clientAddress',
     'crossOriginProtection',
     'cspNonce',
     'currentPage',
@@ -76,6 +78,10 @@ test('the public names of pagetree', () => {
 
 test('the public names of pagetree/node', () => {
   expect(Object.keys(node).sort()).toEqual(['onShutdown', 'serve', 'shutdown', 'toNodeListener']);
+});
+
+test('the public names of pagetree/adapter', () => {
+  expect(Object.keys(adapter).sort()).toEqual(['answerOf', 'clientAddress', 'handOver', 'requestFacts']);
 });
 
 test('the public names of pagetree/postgres and pagetree/redis', () => {

@@ -22,15 +22,8 @@
 
 import { ConflictError, PatternError } from '../core/errors.ts';
 import { parsePattern } from '../core/mux/pattern.ts';
-import {
-  kTarget,
-  parseTarget,
-  requestTarget,
-  type Handler,
-  type HandlerFunc,
-  type PageRequest,
-  type RequestTarget,
-} from '../core/kernel/request.ts';
+import { type Handler, type HandlerFunc, type PageRequest } from '../core/kernel/request.ts';
+import { parseTarget, requestFacts, requestTarget, type RequestTarget } from '../core/kernel/adapter.ts';
 import { RoutingNode, SplitPath } from '../core/mux/routing-tree.ts';
 import { ServeMux } from '../core/mux/serve-mux.ts';
 import { liteResponse } from '../core/kernel/answer.ts';
@@ -46,7 +39,7 @@ const refusedByRequest = new Set(['CONNECT', 'TRACE', 'TRACK']);
  * `new Request(url)` whenever the WHATWG URL keeps the target as it is;
  * otherwise (dot segments, characters the URL parser escapes, a target that is
  * not an absolute path, an empty host) the raw target rides along under
- * `kTarget`, as the node adapter passes it. A method the Request constructor
+ * its facts (`requestFacts`), as the node adapter passes it. A method the Request constructor
  * refuses or upper-cases is set on the request as given.
  */
 function makeRequest(method: string, host: string, target: string): Request {
@@ -63,7 +56,9 @@ function makeRequest(method: string, host: string, target: string): Request {
     }
   }
   if (!req || !sameTarget(parseTarget(req.url), raw)) {
-    req = Object.assign(req ?? new Request('http://localhost/', { method: ctorMethod }), { [kTarget]: raw });
+    req = Object.assign(req ?? new Request('http://localhost/', { method: ctorMethod }), {
+      [requestFacts]: { target: raw, client: '' },
+    });
   }
   if (req.method !== method) Object.defineProperty(req, 'method', { value: method });
   return req;

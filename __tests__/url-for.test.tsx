@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { ServeMux, UrlForError, idTarget, mount, route, type PageRequest } from '../core/index.ts';
 import { fetchPage } from './support/http.ts';
 import { urlFor } from './support/url-for.ts';
@@ -217,6 +219,20 @@ describe('urlFor in templates', () => {
   test('outside a request with several trees mounted, the context urlFor refuses to guess', () => {
     mount(new ServeMux(), App);
     expect(() => urlFor(ListPage)).toThrow('called outside a request with');
+  });
+
+  test('a tree whose mux is gone no longer counts as mounted', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let other: ServeMux | undefined = new ServeMux();
+    mount(other, App);
+    await new Promise(setImmediate); // a WeakRef's target is kept until the job that made it ends
+    gc();
+    expect(() => urlFor(ListPage)).toThrow('called outside a request with');
+    other = undefined;
+    await new Promise(setImmediate);
+    gc();
+    expect(urlFor(ListPage)).toBe('/list');
   });
 });
 

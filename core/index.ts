@@ -72,6 +72,7 @@ export type { CompressOptions } from './http/compress.ts';
 export { ServeMux } from './mux/serve-mux.ts';
 export type { HandlerMatch } from './mux/serve-mux.ts';
 export type { Logger } from './kernel/logger.ts';
+export { clientAddress } from './kernel/adapter.ts';
 export type { Handler, HandlerFunc, HandlerObject, PageRequest } from './kernel/request.ts';
 export type { ComponentInfo, Middleware, NodeKind, PageNode } from './page/page-node.ts';
 export type { RenderTarget } from './page/render-target.ts';

@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { ConflictError, ServeMux, type PageRequest } from '../../core/index.ts';
-import { kTarget, type RequestTarget } from '../../core/kernel/request.ts';
+import { requestFacts, type RequestTarget } from '../../core/kernel/adapter.ts';
 import { anyChar, headerNames, methods, mixedMux, muxStatuses, pathText, wildcardNames } from './mixed-mux.ts';
 
 // Each page answers 200 with the pattern it was registered for and its path values.
@@ -28,14 +28,19 @@ function webRequest(method: string, host: string, path: string, headers: [string
 }
 
 // The node adapter's form: the raw request-target goes to the mux unparsed (core/node/request.ts
-// hands it over as kTarget), so "..", "%2e" and "\" reach cleanPath as sent. Only printable
+// hands it over in its facts), so "..", "%2e" and "\" reach cleanPath as sent. Only printable
 // ASCII: node's parser answers control characters, spaces and bytes above 0x7e with a 400
 // before any mux sees them (adapter.test.ts sends those for real).
 function rawRequest(method: string, host: string, target: string): Request {
   const q = target.indexOf('?');
   const t: RequestTarget =
     q < 0 ? { host, path: target, query: '' } : { host, path: target.slice(0, q), query: target.slice(q + 1) };
-  const fields = { method, url: `http://${host}${target}`, headers: new Headers(), [kTarget]: t };
+  const fields = {
+    method,
+    url: `http://${host}${target}`,
+    headers: new Headers(),
+    [requestFacts]: { target: t, client: '' },
+  };
   return Object.setPrototypeOf(fields, Request.prototype) as Request;
 }
 

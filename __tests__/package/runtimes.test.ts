@@ -311,6 +311,11 @@ describe.each(runtimes)('%s', (name, start) => {
     expect(brotliDecompressSync(br.body).equals(file)).toBe(true);
   });
 
+  test("clientAddress: the runtime's remote address (Bun's server, Deno's info); workerd does not say", async () => {
+    const res = await fetch(app.url + '/client');
+    expect(await res.text()).toBe(name === 'workerd' ? '(unknown)' : '127.0.0.1');
+  });
+
   test('a login: requireLogin sends a browser (303) and htmx (HX-Location) to /login with next', async () => {
     const browser = await fetch(app.url + '/account/', { redirect: 'manual' });
     expect([browser.status, browser.headers.get('location')]).toEqual([303, '/login?next=%2Faccount%2F']);

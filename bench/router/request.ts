@@ -3,14 +3,14 @@
 // mux parses no URL. Building a real Request per match would cost far more
 // than the match; benchmarks build these once.
 
-import { kTarget, type RequestTarget } from '../../core/kernel/request.ts';
+import { requestFacts, type RequestFacts } from '../../core/kernel/adapter.ts';
 
 class TargetRequest {
   #method: string;
-  [kTarget]: RequestTarget;
+  [requestFacts]: RequestFacts;
   constructor(method: string, host: string, path: string) {
     this.#method = method;
-    this[kTarget] = { host, path, query: '' };
+    this[requestFacts] = { target: { host, path, query: '' }, client: '' };
   }
   get method(): string {
     return this.#method;

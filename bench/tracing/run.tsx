@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { BasicTracerProvider, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
 import type { Tracer } from '@opentelemetry/api';
 import * as current from '../../core/index.ts';
-import { kTarget } from '../../core/kernel/request.ts';
+import { requestFacts } from '../../core/kernel/adapter.ts';
 import { liteData } from '../../core/kernel/answer.ts';
 import { environment, runMain, setting } from '../lib/main.ts';
 import { repeat, timeOps } from '../lib/micro.ts';
@@ -64,7 +64,9 @@ function requestOf(headers: Record<string, string>): Request {
   Object.defineProperty(req, 'method', { value: 'GET' });
   Object.defineProperty(req, 'url', { value: `http://localhost${listPath}` });
   Object.defineProperty(req, 'headers', { value: new Headers(headers) });
-  return Object.assign(req, { [kTarget]: { host: 'localhost', path: listPath, query: '' } });
+  return Object.assign(req, {
+    [requestFacts]: { target: { host: 'localhost', path: listPath, query: '' }, client: '' },
+  });
 }
 
 // Another commit's core/, extracted beside this tree so that it finds the same node_modules.

@@ -7,7 +7,7 @@
 // interleaved rounds (lib/micro.ts); "calls per page render" is the median of the per-round ratios to the render.
 
 import { ServeMux, mount, route, type PageRequest } from '../../core/index.ts';
-import { kTarget } from '../../core/kernel/request.ts';
+import { requestFacts } from '../../core/kernel/adapter.ts';
 import { liteData } from '../../core/kernel/answer.ts';
 import { environment, runMain, setting } from '../lib/main.ts';
 import { repeatAsync, timeOps } from '../lib/micro.ts';
@@ -64,7 +64,9 @@ const pageRequest = (() => {
   const req = Object.create(Request.prototype) as Request;
   Object.defineProperty(req, 'method', { value: 'GET' });
   Object.defineProperty(req, 'headers', { value: new Headers() });
-  return Object.assign(req, { [kTarget]: { host: 'localhost', path: '/lists/groceries', query: '' } });
+  return Object.assign(req, {
+    [requestFacts]: { target: { host: 'localhost', path: '/lists/groceries', query: '' }, client: '' },
+  });
 })();
 
 const contenders: Record<string, () => unknown> = {

@@ -211,12 +211,7 @@ function compressBodyStream(
 }
 
 // An HTML stream through a flushing compressor, or as it is with Vary when the client takes none.
-function compressStream(
-  req: PageRequest,
-  answer: Answer,
-  body: ReadableStream<Uint8Array>,
-  c: Compression,
-): Response {
+function compressStream(req: PageRequest, answer: Answer, body: ReadableStream<Uint8Array>, c: Compression): Response {
   const headers: Record<string, string | string[]> = Object.assign({}, answer.headers);
   headers.vary = withAcceptEncoding(one(headers.vary));
   const accept = req.method === 'HEAD' ? null : req.headers.get('accept-encoding');

@@ -8,7 +8,8 @@
 //   no Sec-Fetch-Site, Origin host == Host          → allowed
 //   no Sec-Fetch-Site, another Origin               → 403, unless a trusted origin or a bypass pattern
 
-import { requestTarget, type Handler, type HandlerFunc, type PageRequest } from '../kernel/request.ts';
+import type { Handler, HandlerFunc, PageRequest } from '../kernel/request.ts';
+import { requestTarget } from '../kernel/adapter.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
 import { textError } from '../kernel/answer.ts';
 

@@ -10,10 +10,8 @@
 // the HttpError with its status and logs one line (the cause), not a stack.
 
 import { HttpError } from '../errors.ts';
+import { factsOf } from '../kernel/adapter.ts';
 import { defaultFormLimits, limitedFormData } from './form-body.ts';
-
-/** The key under which an adapter's request has a method that aborts it whole (signal and body), as the node adapter's does. */
-export const abortKey: unique symbol = Symbol('pagetree.abortRequest');
 
 const formTypes = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
 
@@ -87,8 +85,8 @@ function isAbort(err: unknown): boolean {
  * @example const abort = abortable(req); setTimeout(() => abort(new HttpError(503, 'late')), 1000)
  */
 export function abortable(req: Request): (reason: unknown) => void {
-  const own = (req as { [abortKey]?: (reason: unknown) => void })[abortKey];
-  if (typeof own === 'function') return (reason) => own.call(req, reason);
+  const facts = factsOf(req);
+  if (facts.abort !== undefined) return (reason) => facts.abort!(reason);
   const controller = new AbortController();
   const original = req.signal;
   Object.defineProperty(req, 'signal', {

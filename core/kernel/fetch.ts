@@ -1,6 +1,8 @@
 // The Web fetch adapter: a handler's answer as the one real Response that Bun, Deno and workerd take.
 //
-//   Deno.serve(mux.fetch)   →  handler(req) → Answer (LiteResponse) or a hand-made Response
+//   Deno.serve(mux.fetch)   →  what the runtime passes besides the Request (Deno's info, Bun's server) handed over
+//                              for clientAddress (adapter.ts)
+//                           →  handler(req) → Answer (LiteResponse) or a hand-made Response
 //                              → toResponse: one Response, made here and nowhere before
 //                              → HEAD: the same head, no body
 //
@@ -8,18 +10,21 @@
 
 import { handlerFailed, type Logger } from './logger.ts';
 import { asResponse, textError, toResponse } from './answer.ts';
+import { handOver } from './adapter.ts';
 
 /**
  * A fetch handler that never rejects: a handler that throws, or answers with something that is not a Response, gets
  * a 500 with no detail in the body (the error is logged); an answer a Response refuses (a header value it cannot
- * hold) too; a HEAD answer loses its body.
+ * hold) too; a HEAD answer loses its body. What the runtime passes besides the Request (Deno's `info`, Bun's
+ * `server`) gives `clientAddress` the client's address.
  * @example const fetch = fetchHandler((req) => mux.serveHTTP(req), mux.logger); Deno.serve(fetch)
  */
 export function fetchHandler(
   serve: (req: Request) => Response | Promise<Response>,
   logger: Logger,
-): (req: Request) => Promise<Response> {
-  return async (req) => {
+): (req: Request, info?: unknown) => Promise<Response> {
+  return async (req, info) => {
+    if (typeof info === 'object' && info !== null) handOver(req, info);
     let res: Response;
     try {
       res = asResponse(await serve(req));

@@ -12,11 +12,11 @@ import { ConflictError } from './errors.ts';
 import { consoleLogger, type Logger } from '../kernel/logger.ts';
 import { redirectResponse, textError } from '../kernel/answer.ts';
 import { fetchHandler } from '../kernel/fetch.ts';
+import { requestTarget } from '../kernel/adapter.ts';
 import { conflictsWith, describeConflict } from './compare.ts';
 import { cleanPath, parsePattern, type Pattern } from './pattern.ts';
 import {
   callHandler,
-  requestTarget,
   setRoute,
   type Handler,
   type HandlerFunc,
@@ -130,10 +130,11 @@ export class ServeMux implements HandlerObject {
    * Bun, Deno and workerd require), never rejects. A handler that throws, or
    * answers with something that is not a Response, gets a 500 with no detail in
    * the body (the error is logged), and a HEAD answer loses its body. Bound to
-   * its mux, so it can be passed as it is.
+   * its mux, so it can be passed as it is. Deno's and Bun's second argument (`info`, `server`) tells
+   * `clientAddress(req)` the client's address.
    * @example Deno.serve(mux.fetch); Bun.serve({ fetch: mux.fetch }); export default { fetch: mux.fetch }
    */
-  readonly fetch: (req: Request) => Promise<Response>;
+  readonly fetch: (req: Request, info?: unknown) => Promise<Response>;
 
   // Go's findHandler: the route for the request, or one of the mux's own answers. When it is a registered
   // pattern's, #split holds the request's path for its values.

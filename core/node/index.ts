@@ -10,7 +10,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Socket } from 'node:net';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { callHandler, requestTarget, setRoute, type Handler } from '../kernel/request.ts';
+import { callHandler, setRoute, type Handler } from '../kernel/request.ts';
+import { requestTarget } from '../kernel/adapter.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
 import { consoleLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
 import { answerOf, textError, type Answer } from '../kernel/answer.ts';

@@ -10,8 +10,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../errors.ts';
 import { lazyInherit } from '../kernel/lazy-inherit.ts';
-import { kTarget, parseTarget, type RequestTarget } from '../kernel/request.ts';
-import { abortKey, readBody, readFormData, readJson } from '../http/request-body.ts';
+import { parseTarget, requestFacts, type RequestFacts, type RequestTarget } from '../kernel/adapter.ts';
+import { readBody, readFormData, readJson } from '../http/request-body.ts';
 import { defaultFormLimits, limitedFormData } from '../http/form-body.ts';
 
 const kIncoming = Symbol('pagetree.incoming');
@@ -30,7 +30,7 @@ class NodeRequest {
   [kIncoming]: IncomingMessage;
   [kOutgoing]: ServerResponse;
   [kMaxBody]: number;
-  [kTarget]: RequestTarget;
+  [requestFacts]: NodeFacts;
   [kUrl]: string | undefined = undefined;
   [kHeaders]: NodeHeaders | undefined = undefined;
   [kReal]: Request | undefined = undefined;
@@ -44,7 +44,8 @@ class NodeRequest {
     this[kMaxBody] = maxBodySize;
     const raw = incoming.url ?? '/';
     const host = incoming.headers.host ?? '';
-    this[kTarget] = raw[0] === '/' || raw === '*' ? splitOriginForm(host, raw) : parseTarget(raw);
+    const target = raw[0] === '/' || raw === '*' ? splitOriginForm(host, raw) : parseTarget(raw);
+    this[requestFacts] = new NodeFacts(this, target);
   }
 
   get method(): string {
@@ -53,7 +54,7 @@ class NodeRequest {
 
   get url(): string {
     if (this[kUrl] === undefined) {
-      const t = this[kTarget];
+      const t = this[requestFacts].target;
       const scheme = (this[kIncoming].socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
       const path = t.path === '*' ? '/' : t.path;
       this[kUrl] = `${scheme}://${t.host || 'localhost'}${path}${t.query === '' ? '' : '?' + t.query}`;
@@ -95,15 +96,34 @@ class NodeRequest {
   json(): Promise<unknown> {
     return readJson(() => real(this).json());
   }
+}
+// Every other member of Request (body, clone, cache, …) reads the real one, made on first use.
+lazyInherit(NodeRequest, Request, real);
 
-  // A page timeout: the signal aborts, and a body being read (or read later)
-  // fails with the reason. The rest of the body is not read, so the answer
-  // closes the connection.
-  [abortKey](reason: unknown): void {
-    abortController(this).abort(reason);
-    if (!this[kIncoming].complete) this[kOutgoing].shouldKeepAlive = false; // the rest of the body is not read
-    const body = this[kBody];
-    this[kBody] = 'aborted';
+// What the adapter hands the core with each request (kernel/adapter.ts): the target as node parsed it, the socket's
+// remote address, and the abort a page timeout calls.
+class NodeFacts implements RequestFacts {
+  readonly target: RequestTarget;
+  readonly guardsBody = true; // NodeRequest's body reads (above)
+  #req: NodeRequest;
+
+  constructor(req: NodeRequest, target: RequestTarget) {
+    this.#req = req;
+    this.target = target;
+  }
+
+  get client(): string {
+    return this.#req[kIncoming].socket.remoteAddress ?? '';
+  }
+
+  // A page timeout: the signal aborts, and a body being read (or read later) fails with the reason. The rest of the
+  // body is not read, so the answer closes the connection.
+  abort(reason: unknown): void {
+    const req = this.#req;
+    abortController(req).abort(reason);
+    if (!req[kIncoming].complete) req[kOutgoing].shouldKeepAlive = false; // the rest of the body is not read
+    const body = req[kBody];
+    req[kBody] = 'aborted';
     if (body && body !== 'aborted') {
       try {
         body.error(reason);
@@ -113,8 +133,6 @@ class NodeRequest {
     }
   }
 }
-// Every other member of Request (body, clone, cache, …) reads the real one, made on first use.
-lazyInherit(NodeRequest, Request, real);
 
 function splitOriginForm(host: string, raw: string): RequestTarget {
   const q = raw.indexOf('?');

@@ -142,7 +142,22 @@ export function context(api: string): RequestContext {
   return ctx;
 }
 
-const mountedTrees = new Set<Tree>();
+// The trees mounted on a mux that is still alive, for id() and urlFor() outside a request. Weak: a mux dropped (a
+// test's, a dev reload's) takes its tree along, instead of the tree staying here, and counting as mounted, for
+// ever. The mux's handlers hold their tree, so a tree lives as long as its mux.
+const mountedTrees = new Set<WeakRef<Tree>>();
+const forgetTree = new FinalizationRegistry<WeakRef<Tree>>((ref) => mountedTrees.delete(ref));
+
+// The trees mounted now.
+function liveTrees(): Tree[] {
+  const trees: Tree[] = [];
+  for (const ref of mountedTrees) {
+    const tree = ref.deref();
+    if (tree === undefined) mountedTrees.delete(ref);
+    else trees.push(tree);
+  }
+  return trees;
+}
 
 /**
  * The secrets of each tree (`mount(..., { secret })`), newest first: the first signs and encrypts cookies, each
@@ -158,7 +173,9 @@ export const treeFlashCookies = new WeakMap<Tree, string>();
 
 /** Makes a tree's components known to id()/idTarget() outside a request. */
 export function rememberTree(tree: Tree): void {
-  mountedTrees.add(tree);
+  const ref = new WeakRef(tree);
+  mountedTrees.add(ref);
+  forgetTree.register(tree, ref);
 }
 
 /**
@@ -172,7 +189,7 @@ export function id(x: ComponentRef): string {
   const ctx = requestContext.getStore();
   if (ctx) return ctx.tree.id(x, ctx.node);
   if (typeof x !== 'function') return chainId(x);
-  const trees = [...mountedTrees].filter((t) => t.hasComponent(x));
+  const trees = liveTrees().filter((t) => t.hasComponent(x));
   if (trees.length === 0) return kebab(x.name);
   // The same app mounted twice (a test each) gives the method the same id: not ambiguous.
   const ids = new Set(trees.map((t) => t.id(x)));
@@ -187,7 +204,7 @@ export function id(x: ComponentRef): string {
 function chainId(chain: readonly unknown[]): string {
   const ids = new Set<string>();
   let firstError: unknown;
-  for (const tree of mountedTrees) {
+  for (const tree of liveTrees()) {
     try {
       ids.add(tree.id(chain));
     } catch (err) {
@@ -235,8 +252,9 @@ export function staticUrl(path: string): string {
 }
 
 function onlyTree(api: string, method: string): Tree {
-  if (mountedTrees.size === 1) return [...mountedTrees][0]!;
+  const trees = liveTrees();
+  if (trees.length === 1) return trees[0]!;
   throw new UrlForError(
-    `${api}: called outside a request with ${mountedTrees.size} mounted trees; use tree.${method}() on the one you mean`,
+    `${api}: called outside a request with ${trees.length} mounted trees; use tree.${method}() on the one you mean`,
   );
 }

@@ -25,7 +25,8 @@ import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } f
 import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-node.ts';
 import type { Logger } from '../kernel/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
-import { abortable, abortKey, guardBody } from '../http/request-body.ts';
+import { abortable, guardBody } from '../http/request-body.ts';
+import { ownFacts } from '../kernel/adapter.ts';
 import { liteResponse } from '../kernel/answer.ts';
 import type { Tree } from './tree.ts';
 import { PageStream } from './streaming.ts';
@@ -136,8 +137,8 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
         }
       : guarded;
   return (req) => {
-    // The node adapter's requests answer bad bodies with 4xx themselves; others learn it here.
-    if (!(abortKey in req)) guardBody(req);
+    // The node adapter's requests answer bad bodies with 4xx themselves (kernel/adapter.ts); others learn it here.
+    if (ownFacts(req)?.guardsBody !== true) guardBody(req);
     const htmx = readHtmx(req.headers);
     const ctx: RequestContext = {
       tree,

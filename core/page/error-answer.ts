@@ -102,7 +102,8 @@ export function boundaryError(
   });
 }
 
-// What a step of the chain answers with; undefined: the step does not apply (no error() at or above the node).
+// What a step of the chain answers with; `skip`: the step does not apply (no error() at or above the node).
+const skip = Symbol('skip');
 type ErrorStep = (err: unknown, ctx: RequestContext, options: RouteHandlerOptions) => unknown;
 
 // The chain, in order: each is named in the log line of its own failure.
@@ -111,7 +112,7 @@ const steps: readonly { readonly name: (options: RouteHandlerOptions) => string;
     name: (o) => `${o.node.errorPage!.fieldPath}.error()`,
     answer: (err, ctx, o) => {
       const section = o.node.errorPage;
-      return section ? errorPageAnswer(section, err, ctx) : undefined;
+      return section ? errorPageAnswer(section, err, ctx) : skip;
     },
   },
   { name: () => 'the error handler', answer: (err, ctx, o) => o.onError(err, ctx.req, o.node, ctx.target) },
@@ -136,7 +137,7 @@ function errorAnswer(
   };
   try {
     const out = step.answer(err, ctx, options);
-    if (out === undefined) return errorAnswer(err, ctx, options, i + 1);
+    if (out === skip) return errorAnswer(err, ctx, options, i + 1);
     if (!(out instanceof Promise)) return checked(out);
     return out.then(checked).catch(failed);
   } catch (stepErr) {

@@ -1,0 +1,216 @@
+// The adapter contract (core/kernel/adapter.ts, pagetree/adapter): what an adapter hands the core with a request
+// (its facts: target, client, abort, guardsBody) and what it reads back (answerOf), and clientAddress on each road in.
+
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { clientAddress, HttpError, mount, route, ServeMux, type PageRequest } from '../core/index.ts';
+import { answerOf, handOver, requestFacts, type AdapterRequest, type RequestFacts } from '../core/adapter.ts';
+import * as adapterEntry from '../core/adapter.ts';
+import * as pagetree from '../core/index.ts';
+import { serve, shutdown } from '../core/node/index.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import ts from 'typescript';
+import { send } from './support/node-http.ts';
+
+class WhoPage {
+  props(req: PageRequest) {
+    return { client: clientAddress(req), path: req.pathValue('rest') };
+  }
+  page(props: { client: string; path: string }) {
+    return <p safe>{`${props.client || '(unknown)'} asked for ${props.path}`}</p>;
+  }
+}
+
+class FormPage {
+  async post(req: PageRequest) {
+    const form = await req.formData();
+    return { name: String(form.get('name')) };
+  }
+  page(props: { name: string }) {
+    return <p safe>{props.name}</p>;
+  }
+}
+
+class App {
+  who = route('/who/{rest...}', WhoPage);
+  form = route('/form', FormPage);
+}
+
+function app(): ServeMux {
+  const mux = new ServeMux();
+  mount(mux, App, '/', 'App', { compress: false });
+  mux.handleFunc('POST /only-post', () => new Response('posted'));
+  return mux;
+}
+
+// An adapter of one's own: a Request it made, carrying its facts.
+function adapterRequest(url: string, facts: RequestFacts, init?: RequestInit): AdapterRequest {
+  return Object.assign(new Request(url, init), { [requestFacts]: facts });
+}
+
+describe('clientAddress', () => {
+  test('the node adapter reads it from the socket', async () => {
+    const server = serve(app(), { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
+    await once(server, 'listening');
+    try {
+      const reply = await send((server.address() as AddressInfo).port, '/who/a');
+      expect([reply.status, reply.body]).toEqual([200, '<p>127.0.0.1 asked for a</p>']);
+    } finally {
+      await shutdown(server, 1000);
+    }
+  });
+
+  test.each([
+    [
+      'Deno.serve (info.remoteAddr)',
+      { remoteAddr: { hostname: '10.0.0.7', port: 5000, transport: 'tcp' } },
+      '10.0.0.7',
+    ],
+    ['Bun.serve (server.requestIP)', { requestIP: () => ({ address: '::1', family: 'IPv6', port: 5000 }) }, '::1'],
+    ['Bun.serve, no address (a Unix socket)', { requestIP: () => null }, '(unknown)'],
+    ['workerd (env: it does not say)', { KV: {} }, '(unknown)'],
+    ['no second argument (a test)', undefined, '(unknown)'],
+  ])('mux.fetch with what %s passes', async (_, info, want) => {
+    const res = await app().fetch(new Request('http://localhost/who/b'), info);
+    expect(await res.text()).toBe(`<p>${want} asked for b</p>`);
+  });
+
+  test('handOver records it for a Request an adapter did not make', () => {
+    const req = new Request('http://localhost/');
+    expect(clientAddress(req)).toBe('');
+    handOver(req, { remoteAddr: { hostname: '192.0.2.1' } });
+    expect(clientAddress(req)).toBe('192.0.2.1');
+  });
+
+  test('an adapter of its own gives it in its facts', async () => {
+    const req = adapterRequest('http://localhost/who/c', {
+      target: { host: 'localhost', path: '/who/c', query: '' },
+      client: '198.51.100.4',
+    });
+    const res = await app().fetch(req);
+    expect(await res.text()).toBe('<p>198.51.100.4 asked for c</p>');
+  });
+});
+
+describe('the facts an adapter hands over', () => {
+  test('the mux routes on facts.target, not on req.url', async () => {
+    // The raw target as received: "%2F" stays escaped, as Go routes on the escaped path.
+    const req = adapterRequest('http://localhost/elsewhere', {
+      target: { host: 'localhost', path: '/who/x%2Fy', query: '' },
+      client: '',
+    });
+    const res = await app().fetch(req);
+    expect(await res.text()).toBe('<p>(unknown) asked for x/y</p>');
+  });
+
+  test('without guardsBody, a bad form body is a 4xx, not a 500', async () => {
+    const facts = { target: { host: 'localhost', path: '/form', query: '' }, client: '' };
+    const json = { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } };
+    const res = await app().fetch(adapterRequest('http://localhost/form', facts, json));
+    expect(res.status).toBe(415);
+    const ok = { method: 'POST', body: 'name=Ada', headers: { 'content-type': 'application/x-www-form-urlencoded' } };
+    const good = await app().fetch(adapterRequest('http://localhost/form', facts, ok));
+    expect([good.status, await good.text()]).toEqual([200, '<p>Ada</p>']);
+  });
+
+  test("a page timeout calls the adapter's abort", async () => {
+    const reasons: unknown[] = [];
+    class Slow {
+      props() {
+        return new Promise(() => {}); // never answers
+      }
+      page() {
+        return <p>never</p>;
+      }
+    }
+    const mux = new ServeMux({ logger: { error: () => {}, warn: () => {} } });
+    mount(
+      mux,
+      class {
+        slow = route('/slow', Slow);
+      },
+      '/',
+      'App',
+      { timeout: 20, compress: false },
+    );
+    const req = adapterRequest('http://localhost/slow', {
+      target: { host: 'localhost', path: '/slow', query: '' },
+      client: '',
+      abort: (reason) => reasons.push(reason),
+    });
+    const res = await mux.fetch(req);
+    expect(res.status).toBe(503);
+    expect(reasons).toHaveLength(1);
+    expect((reasons[0] as Error).name).toBe('TimeoutError');
+  });
+});
+
+describe('answerOf: what an adapter reads back', () => {
+  test.each([
+    ['a rendered page', '/who/d', 200, 'string'],
+    ['the mux’s 404', '/nothing', 404, 'string'],
+    ['the mux’s 405', '/only-post', 405, 'string'],
+  ])('%s is plain data', async (_, path, status, body) => {
+    const mux = app();
+    const answer = answerOf(await mux.serveHTTP(new Request(`http://localhost${path}`)));
+    expect([answer.status, typeof answer.body]).toEqual([status, body]);
+  });
+
+  test('a hand-made Response keeps its status text and its body stream', async () => {
+    const answer = answerOf(new Response('hi', { status: 299, statusText: 'Fine', headers: { 'x-a': '1' } }));
+    expect(answer).toMatchObject({ status: 299, statusText: 'Fine', headers: { 'x-a': '1' } });
+    expect(await new Response(answer.body as ReadableStream<Uint8Array>).text()).toBe('hi');
+  });
+
+  test('each Set-Cookie line stays its own', () => {
+    const headers = new Headers();
+    headers.append('set-cookie', 'a=1');
+    headers.append('set-cookie', 'b=2');
+    expect(answerOf(new Response(null, { headers })).headers['set-cookie']).toEqual(['a=1', 'b=2']);
+  });
+
+  test.each([
+    [undefined, 'handler returned undefined, not a Response'],
+    ['<p>', 'handler returned "<p>", not a Response'],
+    [{ status: 200 }, 'handler returned an object (Object), not a Response'],
+    [new HttpError(404, 'x'), 'handler returned an object (HttpError), not a Response'],
+  ])('anything else is a TypeError that names it: %p', (value, message) => {
+    expect(() => answerOf(value)).toThrow(new TypeError(message));
+  });
+});
+
+describe("docs/adapters.md's adapter, as written", () => {
+  // The block that defines handleEvent, compiled and run with 'pagetree' and 'pagetree/adapter' from this repository.
+  const doc = readFileSync(join(__dirname, '../docs/adapters.md'), 'utf8');
+  const block = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes('handleEvent'))!;
+  const js = ts.transpileModule(block, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
+  const modules: Record<string, unknown> = { pagetree, 'pagetree/adapter': adapterEntry };
+  const exported: { handleEvent?: (mux: ServeMux, event: object) => Promise<Record<string, unknown>> } = {};
+  new Function('require', 'exports', js)((name: string) => modules[name], exported);
+  const event = (rawPath: string, extra: object = {}) => ({
+    method: 'GET',
+    host: 'example.com',
+    rawPath,
+    rawQuery: '',
+    headers: {},
+    body: null,
+    sourceIp: '203.0.113.9',
+    ...extra,
+  });
+
+  test('a page, with the client address it gave and the target as received', async () => {
+    const result = await exported.handleEvent!(app(), event('/who/x%2Fy'));
+    expect(result).toMatchObject({ statusCode: 200, body: '<p>203.0.113.9 asked for x/y</p>', cookies: [] });
+  });
+
+  test("the mux's 404, and a form", async () => {
+    expect(await exported.handleEvent!(app(), event('/nope'))).toMatchObject({ statusCode: 404 });
+    const form = event('/form', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'name=Ada',
+    });
+    expect(await exported.handleEvent!(app(), form)).toMatchObject({ statusCode: 200, body: '<p>Ada</p>' });
+  });
+});

@@ -1,0 +1,145 @@
+// The contract between a server adapter and the core: what an adapter hands over with each request, and what it gets
+// back.
+//
+//   adapter                                        core
+//   ───────                                        ────
+//   a Web Request (method, url, headers, body)  →  ServeMux routes on facts.target; a page reads clientAddress(req);
+//   + RequestFacts, for what it knows beyond it:    a page timeout calls facts.abort
+//       target   the request target as received
+//       client   the client's address
+//       abort    aborts the request whole
+//                                               ←  a Response; answerOf(res) reads the Answer in it once:
+//                                                  status, headers, body (a string, bytes or a stream)
+//
+// The node adapter (core/node) makes its own Request class, which carries its facts under `requestFacts`. `mux.fetch` gets the runtime's Request: its
+// facts are derived from it, with what the runtime passed besides (`handOver`: Deno's `info`, Bun's `server`) for the
+// client's address. An adapter of your own does either (docs/adapters.md).
+
+/** The parts of a request target the mux routes on. */
+export interface RequestTarget {
+  /** The host as sent, port included (the mux strips it as Go does). */
+  host: string;
+  /** The escaped path, starting with "/" (or "*" for `OPTIONS *`). */
+  path: string;
+  /** The raw query without "?", or "". */
+  query: string;
+}
+
+/** What an adapter knows of a request that a Web Request does not say. */
+export interface RequestFacts {
+  /** The request target as received: it spares the core a URL parse, and keeps a host a URL would normalise. */
+  readonly target: RequestTarget;
+  /** The client's IP address as the connection saw it (no proxy header is read); '' when the adapter cannot tell. */
+  readonly client: string;
+  /**
+   * Aborts the request whole: its `signal` fires and a body still being read fails with `reason`. Without it, a page
+   * timeout gives the request a signal of its own joined with the original.
+   */
+  readonly abort?: (reason: unknown) => void;
+  /**
+   * The request's `formData()` and `json()` already fail with a 4xx HttpError on a body that cannot be parsed, and
+   * count a form against limits (the node adapter's do). Without it, the page pipeline gives the request its own.
+   */
+  readonly guardsBody?: boolean;
+}
+
+/** The key under which an adapter's own Request class carries its facts. */
+export const requestFacts: unique symbol = Symbol.for('pagetree.requestFacts');
+
+/** A Request made by an adapter, with its facts. */
+export interface AdapterRequest extends Request {
+  readonly [requestFacts]: RequestFacts;
+}
+
+// What a runtime passed mux.fetch besides each Request it made (Deno's `info`, Bun's `server`), for clientAddress: a
+// WeakMap, so nothing is set on the runtime's Request, and the address is asked for only when a page wants it.
+const handedOver = new WeakMap<Request, object>();
+
+/**
+ * Records what a runtime passed a fetch handler besides the Request (Deno's `info`, Bun's `server`): `mux.fetch`
+ * calls it; `clientAddress` reads the address from it.
+ * @example handOver(req, info) // in Deno.serve's handler
+ */
+export function handOver(req: Request, info: object): void {
+  handedOver.set(req, info);
+}
+
+/**
+ * The request's facts: its adapter's, else derived from the Request itself: the target from `req.url` with the host
+ * of the `Host` header when there is one (Go routes on `r.Host`, the header as sent; a URL drops a default port,
+ * `[::1]:80` → `[::1]`, which would let a host pattern match what Go's does not); its client is '' (clientAddress
+ * reads what the runtime handed over).
+ * @example factsOf(new Request('http://a.com/x?q=1')).target // → { host: "a.com", path: "/x", query: "q=1" }
+ */
+export function factsOf(req: Request): RequestFacts {
+  const own = ownFacts(req);
+  if (own !== undefined) return own;
+  const target = parseTarget(req.url);
+  const host = req.headers.get('host');
+  if (host !== null) target.host = host;
+  return { target, client: '' };
+}
+
+/**
+ * The facts an adapter's own Request carries, or undefined (a Request it did not make).
+ * @example ownFacts(new Request('http://x/')) // → undefined
+ */
+export function ownFacts(req: Request): RequestFacts | undefined {
+  return (req as Partial<AdapterRequest>)[requestFacts];
+}
+
+/**
+ * The request's target (see `factsOf`).
+ * @example requestTarget(req).path // → "/users/7"
+ */
+export function requestTarget(req: Request): RequestTarget {
+  return factsOf(req).target;
+}
+
+/**
+ * The IP address of the client that sent the request, as the connection saw it: the node adapter's socket's, or
+ * Deno's and Bun's (when they call `mux.fetch` themselves, with their `info` or `server`); '' where the runtime does not
+ * say (a Request made in a test, workerd). No `X-Forwarded-For` is read: behind a proxy, read the header your proxy
+ * sets, and trust it only from that proxy (docs/adapters.md).
+ * @example clientAddress(req) // → "127.0.0.1"
+ */
+export function clientAddress(req: Request): string {
+  const own = ownFacts(req);
+  if (own !== undefined) return own.client;
+  const info = handedOver.get(req);
+  return info === undefined ? '' : runtimeClient(req, info);
+}
+
+// Deno's `info.remoteAddr.hostname`, or Bun's `server.requestIP(req).address`.
+function runtimeClient(req: Request, info: object): string {
+  let client: unknown;
+  const deno = (info as { remoteAddr?: { hostname?: unknown } }).remoteAddr;
+  if (deno !== undefined) client = deno.hostname;
+  else if (typeof (info as { requestIP?: unknown }).requestIP === 'function') {
+    client = (info as { requestIP(req: Request): { address?: unknown } | null }).requestIP(req)?.address;
+  }
+  return typeof client === 'string' ? client : '';
+}
+
+/**
+ * Splits an absolute URL string into host, escaped path and query without
+ * building a URL object (several times cheaper per request).
+ * @example parseTarget('http://a.com:80/x%2Fy?q=1') // → { host: "a.com:80", path: "/x%2Fy", query: "q=1" }
+ */
+export function parseTarget(url: string): RequestTarget {
+  const scheme = url.indexOf('://');
+  const authStart = scheme < 0 ? 0 : scheme + 3;
+  let pathStart = authStart;
+  while (pathStart < url.length && !'/?#'.includes(url[pathStart]!)) pathStart++;
+  let hash = url.indexOf('#', pathStart);
+  if (hash < 0) hash = url.length;
+  let q = url.indexOf('?', pathStart);
+  if (q < 0 || q > hash) q = hash;
+  const host = url.slice(authStart, pathStart);
+  const at = host.lastIndexOf('@');
+  return {
+    host: at < 0 ? host : host.slice(at + 1),
+    path: q > pathStart ? url.slice(pathStart, q) : '/',
+    query: q < hash ? url.slice(q + 1, hash) : '',
+  };
+}
