@@ -1,8 +1,10 @@
 // Logging in to the admin section: GET /login shows the form, POST /login checks the e-mail address and password
-// (hashed with scrypt at start, compared in constant time; five tries per account in 15 minutes, then a 429) and
+// (hashed with scrypt at start, compared in constant time; five tries per account and fifty per client address in
+// 15 minutes, then a 429) and
 // sends the visitor back to the page they wanted (`next`, of this site only); POST /logout ends the session.
 
 import {
+  clientAddress,
   hashPassword,
   LoginThrottle,
   parseForm,
@@ -66,7 +68,9 @@ export class LoginPage {
       setStatus(422);
       return { email, next, error: 'Give your e-mail address and password.' };
     }
-    const wait = await this.#throttle.attempt(form.data.email); // counted now, before the password is checked
+    // Counted now, before the password is checked: per account, and per client address where the adapter knows it.
+    const address = clientAddress(req) || undefined;
+    const wait = await this.#throttle.attempt(form.data.email, address);
     if (wait > 0) {
       setStatus(429);
       setHeader('Retry-After', String(wait));
@@ -78,7 +82,7 @@ export class LoginPage {
       setStatus(422);
       return { email, next, error: 'That e-mail address and password do not match.' };
     }
-    await this.#throttle.succeeded(form.data.email);
+    await this.#throttle.succeeded(form.data.email, address);
     const s = await session();
     await s.regenerate(); // a new id for the logged-in session: one planted before the login names nothing
     await s.set({ email: form.data.email });

@@ -3,7 +3,7 @@
 //   mount's handler ─ requestContext.run({ tree, node, req, target, … }) ─ middlewares ─ props ─ page
 //                                                                          urlFor(UserPage)      → ctx.tree.urlFor
 //                                                                          id(this.todoList)     → ctx.tree.id
-//                                                                          setStatus(201)        → ctx.status
+//                                                                          setStatus(201)        → ctx.answer.status
 //
 // `urlFor`, `id`, `idTarget`, `staticUrl`, `currentPage`, `currentRequest`, `setStatus`, `setHeader` and the htmx
 // helpers (htmx-response.ts) find the request through AsyncLocalStorage, entered once per request at mount's
@@ -34,18 +34,10 @@ export interface RequestContext {
   readonly htmx: HtmxDetails;
   /** What the request asks the page for, chosen once before the middlewares run; every step reads this one. */
   readonly target: RenderTarget;
-  /** Status set by `setStatus`, for the page's answer; undefined: `defaultStatus`. */
-  status: number | undefined;
   /** The status of a rendered answer unless setStatus says otherwise: 200, or 404 for the not-found page. */
   readonly defaultStatus: number;
-  /** Headers set by `setHeader` and the htmx header helpers (lower-case names), for the page's answer. */
-  headers: Record<string, string> | undefined;
-  /** Events for `HX-Trigger` and its after-swap/after-settle forms, merged at the answer. */
-  triggers: Triggers | undefined;
-  /** Components to render into other regions of the page too (`alsoRender`). */
-  regions: Region[] | undefined;
-  /** Set-Cookie lines for the page's answer (`setCookie`, `deleteCookie`, `flash`), in call order. */
-  cookies: string[] | undefined;
+  /** What the page recorded for its answer so far; undefined until it records something (`draft`). */
+  answer: AnswerDraft | undefined;
   /** The page timed out and its 503 is answered: what the page does later is dropped, its failure not logged. */
   timedOut: boolean;
   /** The request's record when it is traced or observed (tracing.ts), else undefined. */
@@ -54,6 +46,37 @@ export interface RequestContext {
   stream: PageStream | undefined;
   /** The request's CSP nonce, once `cspNonce()` made one. */
   nonce: string | undefined;
+}
+
+/**
+ * What a page records for its answer while it runs, apart from what it reads of its request: the helpers write it
+ * (setStatus, setHeader, the htmx and cookie helpers), and the pipeline reads it once, when it makes the answer.
+ */
+export interface AnswerDraft {
+  /** Status set by `setStatus`, for the page's answer; undefined: the context's `defaultStatus`. */
+  status: number | undefined;
+  /** Headers set by `setHeader` and the htmx header helpers (lower-case names), for the page's answer. */
+  headers: Record<string, string> | undefined;
+  /** Events for `HX-Trigger` and its after-swap/after-settle forms, merged at the answer. */
+  triggers: Triggers | undefined;
+  /** Components to render into other regions of the page too (`alsoRender`). */
+  regions: Region[] | undefined;
+  /** Set-Cookie lines for the page's answer (`setCookie`, `deleteCookie`, `flash`), in call order. */
+  cookies: string[] | undefined;
+}
+
+/**
+ * The request's answer draft, made on the first thing recorded (most pages record nothing: no object for them).
+ * @example draft(ctx).status = 201
+ */
+export function draft(ctx: RequestContext): AnswerDraft {
+  return (ctx.answer ??= {
+    status: undefined,
+    headers: undefined,
+    triggers: undefined,
+    regions: undefined,
+    cookies: undefined,
+  });
 }
 
 /** Client events by when htmx fires them: name → detail. */
@@ -89,7 +112,7 @@ export function setStatus(status: number): void {
   if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`setStatus(${status}): a status is a whole number from 200 to 599`);
   }
-  ctx.status = status;
+  draft(ctx).status = status;
 }
 
 /**
@@ -99,7 +122,7 @@ export function setStatus(status: number): void {
  */
 export function setHeader(name: string, value: string): void {
   const ctx = answerContext('setHeader');
-  (ctx.headers ??= {})[headerName('setHeader', name).toLowerCase()] = headerValue('setHeader', value);
+  (draft(ctx).headers ??= {})[headerName('setHeader', name).toLowerCase()] = headerValue('setHeader', value);
 }
 
 /**

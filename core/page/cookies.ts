@@ -3,9 +3,9 @@
 //
 //   request   Cookie: theme=dark; pagetree-flash=Saved%20%E2%9C%93.kq0v…43 chars
 //   getCookie('theme')            → "dark"
-//   setCookie('theme', 'light')   → ctx.cookies ["theme=light; Path=/; HttpOnly; SameSite=Lax"]
-//   flash('Saved ✓')              → ctx.cookies ["pagetree-flash=Saved%20%E2%9C%93.<mac>; Path=/; HttpOnly; SameSite=Lax"]
-//   takeFlash()                   → "Saved ✓", and ctx.cookies ["pagetree-flash=; Max-Age=0; Path=/; Expires=…"]
+//   setCookie('theme', 'light')   → ctx.answer.cookies ["theme=light; Path=/; HttpOnly; SameSite=Lax"]
+//   flash('Saved ✓')              → ctx.answer.cookies ["pagetree-flash=Saved%20%E2%9C%93.<mac>; Path=/; HttpOnly; SameSite=Lax"]
+//   takeFlash()                   → "Saved ✓", and ctx.answer.cookies ["pagetree-flash=; Max-Age=0; Path=/; Expires=…"]
 //
 // A signed value is `value.mac`: mac = base64url(HMAC-SHA-256(secret, "name=value")). A cookie name has no "=", so
 // the signed text is unambiguous, and covering the name keeps a signature from being moved to another cookie.
@@ -14,7 +14,7 @@
 // constant time. The lines go out with the page's answer, rendered or a Response (answerHeaders, withContext).
 
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
-import { answerContext, context, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
+import { answerContext, context, draft, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
 import type { PageRequest } from '../kernel/request.ts';
 import { base64url, fromBase64url } from '../http/base64url.ts';
 
@@ -131,7 +131,7 @@ export async function takeFlash(): Promise<string | undefined> {
   if (takenFlash.has(ctx)) return takenFlash.get(ctx);
   const message = await verified(ctx, 'takeFlash', flashName);
   const key = lineKey(flashName, '/', undefined);
-  const queued = ctx.cookies?.some((line) => keyOf(line) === key);
+  const queued = ctx.answer?.cookies?.some((line) => keyOf(line) === key);
   if (requestCookies(ctx)[flashName] !== undefined && !queued)
     queueCookie(ctx, 'takeFlash', flashName, '', expired({}));
   return message;
@@ -176,8 +176,9 @@ export function queueCookie(
 ): void {
   const line = setCookieLine(ctx, api, name, value, options);
   const key = lineKey(name, options.path ?? '/', options.domain);
-  const others = ctx.cookies?.filter((l) => keyOf(l) !== key) ?? [];
-  ctx.cookies = [...others, line];
+  const answer = draft(ctx);
+  const others = answer.cookies?.filter((l) => keyOf(l) !== key) ?? [];
+  answer.cookies = [...others, line];
 }
 
 function setCookieLine(ctx: RequestContext, api: string, name: string, value: string, options: CookieOptions): string {
@@ -228,8 +229,10 @@ function setCookieLine(ctx: RequestContext, api: string, name: string, value: st
 // Drops the queued line for a cookie at Path=/ on this host.
 function unqueue(ctx: RequestContext, name: string): void {
   const key = lineKey(name, '/', undefined);
-  ctx.cookies = ctx.cookies?.filter((l) => keyOf(l) !== key);
-  if (ctx.cookies?.length === 0) ctx.cookies = undefined;
+  const answer = ctx.answer;
+  if (answer?.cookies === undefined) return;
+  answer.cookies = answer.cookies.filter((l) => keyOf(l) !== key);
+  if (answer.cookies.length === 0) answer.cookies = undefined;
 }
 
 // Which cookie a line sets, as browsers tell cookies apart; a domain's case and leading dot do not matter.

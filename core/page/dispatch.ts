@@ -146,12 +146,8 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       req,
       htmx,
       target: htmx === notHtmx ? fullPage : selectTarget(node, htmx),
-      status: undefined,
       defaultStatus,
-      headers: undefined,
-      triggers: undefined,
-      regions: undefined,
-      cookies: undefined,
+      answer: undefined,
       timedOut: false,
       trace: undefined,
       stream: undefined,
@@ -264,7 +260,7 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
     if (route.stream) ctx.stream = pageStream(route, ctx, fragment);
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
-  const regions = fragment && ctx.regions !== undefined && ctx.htmx.isHtmx;
+  const regions = fragment && ctx.answer?.regions !== undefined && ctx.htmx.isHtmx;
   const head = route.stream && ctx.htmx.isHtmx ? htmxStreamHeaders : htmlHeaders;
   return isThenable(html)
     ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, regions, head))
@@ -304,7 +300,7 @@ function htmlResponse(
   }
   let body: string = html;
   if (regions) {
-    if (ctx.trace !== undefined) ctx.trace.regions = ctx.regions!.length;
+    if (ctx.trace !== undefined) ctx.trace.regions = ctx.answer!.regions!.length;
     const joined = withRegions(html, ctx);
     if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false, head));
     body = joined;
@@ -312,7 +308,7 @@ function htmlResponse(
   const headers = answerHeaders(ctx);
   const stream = ctx.stream;
   if (stream !== undefined && !stream.empty) return streamedResponse(stream, body, ctx, { ...head, ...headers });
-  return liteResponse(ctx.status ?? ctx.defaultStatus, body, headers ? { ...head, ...headers } : head);
+  return liteResponse(ctx.answer?.status ?? ctx.defaultStatus, body, headers ? { ...head, ...headers } : head);
 }
 
 // A streamed answer: the head and the shell now, the boundaries as they come. A HEAD gets the same head at once; its
@@ -323,7 +319,7 @@ function streamedResponse(
   ctx: RequestContext,
   headers: Record<string, string | string[]>,
 ): Response {
-  const status = ctx.status ?? ctx.defaultStatus;
+  const status = ctx.answer?.status ?? ctx.defaultStatus;
   headers['content-type'] = stream.contentType;
   if (ctx.req.method === 'HEAD') {
     stream.committed = true;

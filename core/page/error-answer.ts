@@ -11,7 +11,7 @@
 // A failure drops what the failed page recorded for its answer (headers, status, htmx triggers and regions) but not
 // its Set-Cookie lines: what they record has happened (a flash taken, a session started).
 
-import { requestContext, type RequestContext } from './context.ts';
+import { draft, requestContext, type RequestContext } from './context.ts';
 import { HttpError } from '../errors.ts';
 import type { PageRequest } from '../kernel/request.ts';
 import type { PageNode } from './page-node.ts';
@@ -75,10 +75,9 @@ export function handleError(
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
     logger.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
   }
-  ctx.status = undefined;
-  ctx.headers = undefined;
-  ctx.triggers = undefined;
-  ctx.regions = undefined;
+  const cookies = ctx.answer?.cookies;
+  ctx.answer = undefined;
+  if (cookies !== undefined) draft(ctx).cookies = cookies;
   const res = errorAnswer(err, ctx, options, 0);
   const finish = (r: Response) => withVary(withRecorded(r, ctx));
   return res instanceof Promise ? res.then(finish) : finish(res);

@@ -13,7 +13,7 @@
 //   - htmx 4 dropped status 286: stopPolling() works for htmx 2 only (htmx 4: swap the poller away).
 //   - htmx 2 reads <hx-partial> only from 2.0.11 on, so htmx 2 gets hx-swap-oob, which every 2.x reads.
 
-import { answerContext, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
+import { answerContext, draft, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
 import { escapeHtml } from '../kernel/answer.ts';
 import { headerUrl, headerValue } from '../http/header-value.ts';
 
@@ -53,7 +53,7 @@ export function hxTrigger(event: string, detail?: unknown, options: { after?: Tr
   }
   const ctx = answerContext('hxTrigger');
   const when = options.after ?? 'receive';
-  const triggers = (ctx.triggers ??= {});
+  const triggers = (draft(ctx).triggers ??= {});
   (triggers[when] ??= {})[event] = detail;
 }
 
@@ -159,7 +159,7 @@ export function hxLocation(location: string | HxLocation): void {
 export function stopPolling(): boolean {
   const ctx = answerContext('stopPolling');
   if (ctx.htmx.version !== 2) return false;
-  ctx.status = 286;
+  draft(ctx).status = 286;
   return true;
 }
 
@@ -183,16 +183,18 @@ export function alsoRender(
   const swap = checkSwap('alsoRender', options.swap ?? 'innerHTML');
   const tag = options.tag ?? 'div';
   if (!/^[a-z][a-z0-9-]*$/.test(tag)) throw new TypeError(`alsoRender(): tag ${JSON.stringify(tag)} is no tag name`);
-  (ctx.regions ??= []).push({ id: idOf(region), html: element, swap, tag });
+  (draft(ctx).regions ??= []).push({ id: idOf(region), html: element, swap, tag });
 }
 
 /** The headers the helpers, setHeader and the cookie helpers recorded, ready for the answer; undefined when none. */
 export function answerHeaders(ctx: RequestContext): Record<string, string | string[]> | undefined {
-  if (!ctx.triggers && !ctx.cookies) return ctx.headers;
-  const headers: Record<string, string | string[]> = { ...ctx.headers };
-  if (ctx.cookies) headers['set-cookie'] = ctx.cookies;
-  if (!ctx.triggers) return headers;
-  const { receive, swap, settle } = ctx.triggers;
+  const answer = ctx.answer;
+  if (answer === undefined) return undefined;
+  if (!answer.triggers && !answer.cookies) return answer.headers;
+  const headers: Record<string, string | string[]> = { ...answer.headers };
+  if (answer.cookies) headers['set-cookie'] = answer.cookies;
+  if (!answer.triggers) return headers;
+  const { receive, swap, settle } = answer.triggers;
   if (ctx.htmx.version === 4) {
     // One header, fired after the swap, for all three.
     const all = { ...receive, ...swap, ...settle };
@@ -212,7 +214,7 @@ export function answerHeaders(ctx: RequestContext): Record<string, string | stri
  * book's row deletion, an empty answer into `closest tr` with `outerHTML`, removes the row in both).
  */
 export function withRegions(html: string, ctx: RequestContext): string | Promise<string> {
-  const regions = ctx.regions!;
+  const regions = ctx.answer!.regions!;
   const join = (rendered: readonly string[]): string => {
     let out = ctx.htmx.version === 4 && html.trim() === '' ? '<template></template>' : html;
     for (let i = 0; i < regions.length; i++) out += regionHtml(regions[i]!, rendered[i]!, ctx.htmx.version);
@@ -246,7 +248,7 @@ function withOobAttribute(html: string, id: string): string {
 
 function put(api: string, name: string, value: string): void {
   const ctx = answerContext(api);
-  (ctx.headers ??= {})[name] = headerValue(api, value);
+  (draft(ctx).headers ??= {})[name] = headerValue(api, value);
 }
 
 function checkSwap(api: string, swap: string): string {

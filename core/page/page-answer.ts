@@ -42,9 +42,10 @@ export function redirect(url: string): Response {
  * drop silently.
  */
 export function withContext(res: Response, ctx: RequestContext, api: string): Response {
-  if (ctx.status !== undefined && ctx.status !== res.status) {
+  const status = ctx.answer?.status;
+  if (status !== undefined && status !== res.status) {
     throw new Error(
-      `${api} returned a Response with status ${res.status} after setStatus(${ctx.status}); ` +
+      `${api} returned a Response with status ${res.status} after setStatus(${status}); ` +
         `give the status to the Response, or render instead of returning one`,
     );
   }
@@ -61,7 +62,8 @@ export function withRecorded(res: Response, ctx: RequestContext): Response {
   const answer = answerOf(res);
   const own = answer.headers['set-cookie'];
   const merged = Object.assign({}, headers, answer.headers);
-  if (own !== undefined && ctx.cookies) merged['set-cookie'] = [...ctx.cookies, ...[own].flat()];
+  const cookies = ctx.answer?.cookies;
+  if (own !== undefined && cookies) merged['set-cookie'] = [...cookies, ...[own].flat()];
   return answerResponse({ ...answer, headers: merged });
 }
 
