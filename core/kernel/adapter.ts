@@ -5,15 +5,17 @@
 //   ───────                                        ────
 //   a Web Request (method, url, headers, body)  →  ServeMux routes on facts.target; a page reads clientAddress(req);
 //   + RequestFacts, for what it knows beyond it:    a page timeout calls facts.abort
-//       target   the request target as received
-//       client   the client's address
-//       abort    aborts the request whole
+//       target      the request target as received
+//       client      the client's address
+//       abort       aborts the request whole
+//       guardsBody  its body reads answer 4xx themselves
 //                                               ←  a Response; answerOf(res) reads the Answer in it once:
 //                                                  status, headers, body (a string, bytes or a stream)
 //
-// The node adapter (core/node) makes its own Request class, which carries its facts under `requestFacts`. `mux.fetch` gets the runtime's Request: its
-// facts are derived from it, with what the runtime passed besides (`handOver`: Deno's `info`, Bun's `server`) for the
-// client's address. An adapter of your own does either (docs/adapters.md).
+// The node adapter (core/node) makes its own Request class, which carries its facts under `requestFacts`.
+// `mux.fetch` gets the runtime's Request: its facts are derived from it, with what the runtime passed besides
+// (`handOver`: Deno's `info`, Bun's `server`) for the client's address. An adapter of your own does either
+// (docs/adapters.md).
 
 /** The parts of a request target the mux routes on. */
 export interface RequestTarget {
