@@ -10,7 +10,7 @@
 // the HttpError with its status and logs one line (the cause), not a stack.
 
 import { HttpError } from '../errors.ts';
-import { factsOf } from '../kernel/adapter.ts';
+import { ownFacts } from '../kernel/adapter.ts';
 import { defaultFormLimits, limitedFormData } from './form-body.ts';
 
 const formTypes = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
@@ -79,14 +79,16 @@ function isAbort(err: unknown): boolean {
 
 /**
  * Makes `req` abortable by a page timeout and returns the function that aborts
- * it. The node adapter's requests abort their own signal and body; any other
- * Request gets its own `signal` property: the original one joined with the
- * timeout's (a Request's signal cannot be aborted from outside).
+ * it. A request whose adapter gives an `abort` in its facts (the node adapter's)
+ * aborts its own signal and body; any other Request gets its own `signal`
+ * property: the original one joined with the timeout's (a Request's signal
+ * cannot be aborted from outside).
  * @example const abort = abortable(req); setTimeout(() => abort(new HttpError(503, 'late')), 1000)
  */
 export function abortable(req: Request): (reason: unknown) => void {
-  const facts = factsOf(req);
-  if (facts.abort !== undefined) return (reason) => facts.abort!(reason);
+  // ownFacts, not factsOf: a Request without facts would have them derived (its URL parsed) only to be asked this.
+  const facts = ownFacts(req);
+  if (facts?.abort !== undefined) return (reason) => facts.abort!(reason);
   const controller = new AbortController();
   const original = req.signal;
   Object.defineProperty(req, 'signal', {
