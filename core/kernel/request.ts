@@ -71,3 +71,12 @@ export function setRoute(req: Request, pattern: string, names: readonly string[]
 export function callHandler(h: Handler, req: PageRequest): Response | Promise<Response> {
   return typeof h === 'function' ? h(req) : h.serveHTTP(req);
 }
+
+/**
+ * Whether a value a page or handler returned is a promise or another thenable: the pipeline awaits it then, and stays
+ * synchronous otherwise.
+ * @example isThenable(Promise.resolve(1)) // → true; isThenable('<p>') // → false
+ */
+export function isThenable(x: unknown): x is PromiseLike<unknown> {
+  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
+}

@@ -21,7 +21,7 @@ import { requestContext, type RequestContext } from './context.ts';
 import { notHtmx, readHtmx } from './htmx-details.ts';
 import { answerHeaders, withRegions } from './htmx-response.ts';
 import { HttpError, MountError } from '../errors.ts';
-import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../kernel/request.ts';
+import { callHandler, isThenable, type HandlerFunc, type HandlerObject, type PageRequest } from '../kernel/request.ts';
 import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-node.ts';
 import type { Logger } from '../kernel/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
@@ -335,8 +335,4 @@ function serveHandler(node: PageNode, page: HandlerObject, req: PageRequest): Re
   const ctx = requestContext.getStore()!;
   const api = `${node.fieldPath}.serveHTTP()`;
   return res instanceof Promise ? res.then((r) => withContext(r, ctx, api)) : withContext(res, ctx, api);
-}
-
-function isThenable(x: unknown): x is PromiseLike<unknown> {
-  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
 }

@@ -13,7 +13,7 @@
 
 import { draft, requestContext, type RequestContext } from './context.ts';
 import { HttpError } from '../errors.ts';
-import type { PageRequest } from '../kernel/request.ts';
+import { isThenable, type PageRequest } from '../kernel/request.ts';
 import type { PageNode } from './page-node.ts';
 import type { RenderTarget } from './render-target.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
@@ -166,8 +166,4 @@ function errorHeaders(err: unknown): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(err.headers)) headers[name.toLowerCase()] = value;
   return { ...headers, 'content-type': htmlHeaders['content-type']!, vary: mergeVary(headers.vary) };
-}
-
-function isThenable(x: unknown): x is PromiseLike<unknown> {
-  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
 }

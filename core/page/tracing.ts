@@ -24,7 +24,7 @@
 import type { TracingChannel } from 'node:diagnostics_channel';
 import { optionalNodeModule } from '../http/static-load.ts';
 import type { Logger } from '../kernel/logger.ts';
-import type { PageRequest } from '../kernel/request.ts';
+import { isThenable, type PageRequest } from '../kernel/request.ts';
 import { answerOf, answerResponse } from '../kernel/answer.ts';
 import type { RequestContext } from './context.ts';
 import type { HtmxDetails } from './htmx-details.ts';
@@ -318,10 +318,6 @@ function step<T>(
       tc.end.publish(context);
     }
   });
-}
-
-function isThenable(x: unknown): x is PromiseLike<unknown> {
-  return typeof x === 'object' && x !== null && typeof (x as { then?: unknown }).then === 'function';
 }
 
 // "props;dur=1.20, render;dur=0.35, total;dur=1.80": the steps that ran, in milliseconds.
