@@ -139,6 +139,7 @@ test('the public type names of pagetree', () => {
     'Logger',
     'Middleware',
     'MountOptions',
+    'MountedOn',
     'NodeKind',
     'PageClass',
     'PageNode',

@@ -67,7 +67,7 @@ export type { EventStream, EventStreamOptions } from './http/event-stream.ts';
 export { liveReload } from './http/live-reload.ts';
 export type { ComponentRef } from './page/context.ts';
 export { mount } from './page/mount.ts';
-export type { MountOptions } from './page/mount.ts';
+export type { MountOptions, MountedOn } from './page/mount.ts';
 export type { CompressOptions } from './http/compress.ts';
 export { ServeMux } from './mux/serve-mux.ts';
 export type { HandlerMatch } from './mux/serve-mux.ts';

@@ -17,7 +17,8 @@
 // returned runs, and send() resolves false from then on.
 
 import type { Broker, BrokerMessage } from './broker.ts';
-import { consoleLogger } from '../kernel/logger.ts';
+import type { Logger } from '../kernel/logger.ts';
+import { loggerOf } from '../kernel/request.ts';
 import { liteResponse } from '../kernel/answer.ts';
 
 /** Options of `eventStream`. */
@@ -144,8 +145,8 @@ export function eventStream(
     try {
       fn();
     } catch (err) {
-      // Nothing is left to fail: the stream has ended. The mux's logger is not known here.
-      consoleLogger.error(`pagetree: the cleanup of eventStream for ${req.method} ${req.url} failed:`, err);
+      // Nothing is left to fail: the stream has ended. The mux that routed the request hears of it.
+      loggerOf(req).error(`pagetree: the cleanup of eventStream for ${req.method} ${req.url} failed:`, err);
     }
   }
 
@@ -348,7 +349,7 @@ export class EventHub {
         const cleanup = start?.(stream);
         if (this.#feed) {
           this.#resume(stream, req.headers.get('last-event-id'));
-          this.#follow(this.#feed);
+          this.#follow(this.#feed, loggerOf(req));
         } else if (this.#streams.size === 0) this.#unlisten = this.#listen?.(this);
         this.#streams.add(stream);
         return () => {
@@ -418,7 +419,8 @@ export class EventHub {
 
   // Subscribes to the topic unless it already does: each message is rendered once, kept for replay, and written
   // to every open stream with the message's id.
-  #follow(feed: HubFeedResolved): void {
+  // Failures go to the logger of the mux that served the stream that started it.
+  #follow(feed: HubFeedResolved, logger: Logger): void {
     clearTimeout(this.#linger);
     if (this.#following) return;
     const following = (this.#following = new AbortController());
@@ -435,7 +437,7 @@ export class EventHub {
           try {
             html = await feed.render(message);
           } catch (err) {
-            consoleLogger.error(`pagetree: EventHub could not render message ${message.id} of ${feed.topic}:`, err);
+            logger.error(`pagetree: EventHub could not render message ${message.id} of ${feed.topic}:`, err);
             continue;
           }
           const bytes = encoder.encode(fields({ id: message.id }) + dataLines(html));
@@ -443,7 +445,7 @@ export class EventHub {
           await this.#write(bytes);
         }
       } catch (err) {
-        consoleLogger.error(`pagetree: EventHub's subscription to ${feed.topic} failed:`, err);
+        logger.error(`pagetree: EventHub's subscription to ${feed.topic} failed:`, err);
       } finally {
         if (this.#following === following) {
           this.#following = undefined;

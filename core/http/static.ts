@@ -8,6 +8,7 @@
 //   GET /static/app.3f2a9c1d.css   → the same file, cached for a year (a fingerprinted name: staticUrl)
 //   GET /static/../package.json    → 404: lookups never touch the file system
 
+import { consoleLogger, type Logger } from '../kernel/logger.ts';
 import type { PageRequest } from '../kernel/request.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
 import { notModified, requestedRange } from './conditional.ts';
@@ -52,14 +53,16 @@ export class StaticFiles {
   #files: Map<string, StaticFile> | undefined;
   readonly #source: string | EmbeddedFiles;
   readonly #options: StaticOptions;
+  #logger: Logger | undefined;
 
   constructor(source: string | EmbeddedFiles, options: StaticOptions = {}) {
     this.#source = source;
     this.#options = options;
   }
 
-  /** Loads the files; mount calls it once. */
-  init(): void {
+  /** Loads the files; mount calls it once, with the mux's logger for a directory it cannot read. */
+  init(mounted?: { readonly logger: Logger }): void {
+    this.#logger = mounted?.logger;
     this.#load();
   }
 
@@ -139,7 +142,8 @@ export class StaticFiles {
       try {
         files = readDirectory(source);
       } catch (err) {
-        (this.#options.onUnreadable ?? warnUnreadable)(source, err);
+        if (this.#options.onUnreadable) this.#options.onUnreadable(source, err);
+        else warnUnreadable(this.#logger ?? consoleLogger, source, err);
       }
     } else {
       for (const [urlPath, file] of Object.entries(source)) files.set(cleanName(urlPath), embeddedFile(urlPath, file));
@@ -158,10 +162,10 @@ function cleanName(urlPath: string): string {
     .join('/');
 }
 
-function warnUnreadable(dir: string, err: unknown): void {
-  console.warn(
-    `pagetree: staticFiles(${JSON.stringify(dir)}) cannot read the directory; every request will be a 404:`,
-    err,
+function warnUnreadable(logger: Logger, dir: string, err: unknown): void {
+  logger.warn(
+    `pagetree: staticFiles(${JSON.stringify(dir)}) cannot read the directory; every request will be a 404: ` +
+      String((err as { message?: unknown } | null)?.message ?? err),
   );
 }
 

@@ -4,6 +4,8 @@
 // The mux does not wrap the request: it sets `pathValue`, `setPathValue` and
 // `pattern` on it, so `req instanceof Request` stays true and nothing is copied.
 
+import { consoleLogger, type Logger } from './logger.ts';
+
 /** The standard `Request` plus the matched pattern and its path values. */
 export interface PageRequest extends Request {
   /**
@@ -35,6 +37,8 @@ interface PathValues {
   names: readonly string[];
   values: string[];
   extra: Map<string, string> | undefined;
+  /** The logger of the mux that routed the request: what runs later for it (a stream's cleanup) reports there. */
+  logger: Logger | undefined;
 }
 
 function pathValue(this: Request & { [kValues]?: PathValues }, name: string): string {
@@ -45,7 +49,7 @@ function pathValue(this: Request & { [kValues]?: PathValues }, name: string): st
 }
 
 function setPathValue(this: Request & { [kValues]?: PathValues }, name: string, value: string): void {
-  const pv = (this[kValues] ??= { names: [], values: [], extra: undefined });
+  const pv = (this[kValues] ??= { names: [], values: [], extra: undefined, logger: undefined });
   const i = pv.names.indexOf(name);
   if (i >= 0) pv.values[i] = value;
   else (pv.extra ??= new Map()).set(name, value);
@@ -53,15 +57,31 @@ function setPathValue(this: Request & { [kValues]?: PathValues }, name: string, 
 
 /**
  * Makes `req` a PageRequest for the matched pattern: sets its pattern and
- * path values (names in pattern order, values in the same order).
+ * path values (names in pattern order, values in the same order), and the
+ * logger of the mux that routed it (`loggerOf`).
  */
-export function setRoute(req: Request, pattern: string, names: readonly string[], values: string[]): PageRequest {
+export function setRoute(
+  req: Request,
+  pattern: string,
+  names: readonly string[],
+  values: string[],
+  logger?: Logger,
+): PageRequest {
   const r = req as Request & { [kValues]?: PathValues; pathValue?: unknown; setPathValue?: unknown; pattern?: string };
-  r[kValues] = { names, values, extra: undefined };
+  r[kValues] = { names, values, extra: undefined, logger };
   r.pathValue = pathValue;
   r.setPathValue = setPathValue;
   r.pattern = pattern;
   return r as PageRequest;
+}
+
+/**
+ * The logger of the mux that routed `req` (the innermost, when muxes nest); the console's for a request no mux
+ * routed. For what a handler starts and something else ends, such as an event stream's cleanup.
+ * @example loggerOf(req).error('pagetree: the cleanup failed:', err)
+ */
+export function loggerOf(req: Request): Logger {
+  return (req as { [kValues]?: PathValues })[kValues]?.logger ?? consoleLogger;
 }
 
 /**

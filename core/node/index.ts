@@ -53,7 +53,7 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
   const call =
     handler instanceof ServeMux
       ? (req: Request) => handler.serveHTTP(req)
-      : (req: Request) => callHandler(handler, setRoute(req, '', [], []));
+      : (req: Request) => callHandler(handler, setRoute(req, '', [], [], logger));
   return (incoming, outgoing) => {
     const req = createRequest(incoming, outgoing, maxBodySize);
     if (!validHost(requestTarget(req).host)) {
@@ -102,6 +102,8 @@ let closingCount = 0;
 
 // What runs when a server's shutdown starts: its open event streams' ends and the users' onShutdown hooks.
 const shutdownHooks = new WeakMap<object, Set<() => void>>();
+// The logger each server of serve() reports through (its mux's, or serve's `logger` option): a failing hook's error.
+const serverLoggers = new WeakMap<object, Logger>();
 
 function hooksOf(server: object): Set<() => void> {
   let hooks = shutdownHooks.get(server);
@@ -117,20 +119,20 @@ function hooksOf(server: object): Set<() => void> {
  */
 export function onShutdown(server: Server, fn: () => void): () => void {
   if (closing.has(server)) {
-    runHook(fn);
+    runHook(server, fn);
     return noop;
   }
   const hooks = hooksOf(server);
-  const once = () => runHook(fn);
+  const once = () => runHook(server, fn);
   hooks.add(once);
   return () => void hooks.delete(once);
 }
 
-function runHook(fn: () => void): void {
+function runHook(server: object, fn: () => void): void {
   try {
     fn();
   } catch (err) {
-    consoleLogger.error('pagetree: an onShutdown hook failed:', err);
+    (serverLoggers.get(server) ?? consoleLogger).error('pagetree: an onShutdown hook failed:', err);
   }
 }
 
@@ -414,11 +416,13 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
     );
   });
   const port = options.port ?? envPort(process.env.PORT);
-  const onListen = options.onListen ?? ((url: string) => console.log(`pagetree: listening on ${url}`));
+  serverLoggers.set(server, logger);
+  const info = (message: string) => (logger.info ? logger.info(message) : console.log(message));
+  const onListen = options.onListen ?? ((url: string) => info(`pagetree: listening on ${url}`));
   server.listen(port, options.hostname, () => onListen(serverUrl(server, options.hostname)));
   if (options.handleSignals ?? true) {
     const stop = (signal: string) => {
-      console.log(`pagetree: ${signal}, finishing in-flight requests`);
+      info(`pagetree: ${signal}, finishing in-flight requests`);
       shutdown(server, options.shutdownTimeout ?? 10_000).then(() => process.exit(0));
     };
     process.once('SIGINT', stop);

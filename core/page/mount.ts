@@ -29,6 +29,13 @@ import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
 import { parseTag, type PageClass } from './route.ts';
 import { Tree } from './tree.ts';
 import { accessLogger, type AccessLogEntry, type Observe } from './tracing.ts';
+import type { Logger } from '../kernel/logger.ts';
+
+/** What a page's `init()` is given at mount. */
+export interface MountedOn {
+  /** The mux's logger: what a page finds wrong at mount (a directory it cannot read) is reported there. */
+  readonly logger: Logger;
+}
 
 /** Options of `mount`. */
 export interface MountOptions<TDeps = unknown> {
@@ -137,7 +144,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
   const compress = compressionOf(rootName, options.compress);
   const observe = observeOf(mux, rootName, options);
   register(mux, tree, order, options, compress, observe);
-  order.forEach(runInit);
+  for (const node of order) runInit(node, mux.logger);
   if (options.notFound !== undefined) registerNotFound(mux, tree, options, compress, observe);
   rememberTree(tree);
   return tree;
@@ -321,7 +328,7 @@ function registerNotFound(
     observe,
   });
   mux.handleNotFound(compress ? compressAnswers(handler, compress) : handler);
-  runInit(node);
+  runInit(node, mux.logger);
 }
 
 // A ConflictError (from registering a route's pattern) told as a mount error; anything else as it is.
@@ -336,12 +343,12 @@ function mountErrorFor(fieldPath: string, err: unknown): Error {
   return err instanceof Error ? err : new Error(String(err));
 }
 
-function runInit(node: PageNode): void {
-  const init = (node.page as { init?: () => unknown }).init;
+function runInit(node: PageNode, logger: Logger): void {
+  const init = (node.page as { init?: (mounted: MountedOn) => unknown }).init;
   if (typeof init !== 'function') return;
   let result: unknown;
   try {
-    result = init.call(node.page);
+    result = init.call(node.page, { logger });
   } catch (err) {
     throw new MountError(node.fieldPath, `init() failed: ${String(err)}`, { cause: err });
   }
