@@ -3,10 +3,11 @@
 //
 //   Bun.serve   rawFetch in Bun.serve          hono      Hono's app.fetch in Bun.serve
 //   elysia      Elysia's listen (Bun.serve)    pagetree  mux.fetch in Bun.serve
+//   pagetree-direct   the mux's answers made Responses with nothing around them (apps.ts's directFetch)
 
 import process from 'node:process';
 import { Elysia } from 'elysia';
-import { HOST, honoApp, listHtml, listening, pagetreeMux, rawFetch } from './apps.ts';
+import { HOST, directFetch, honoApp, listHtml, listening, pagetreeMux, rawFetch } from './apps.ts';
 import { contentType, vary } from '../e2e/page.tsx';
 
 // The little of Bun's API used here (@types/bun does not compile against @types/node 20).
@@ -16,7 +17,7 @@ declare const Bun: {
   };
 };
 
-const servers = ['Bun.serve', 'hono', 'elysia', 'pagetree'] as const;
+const servers = ['Bun.serve', 'hono', 'elysia', 'pagetree', 'pagetree-direct'] as const;
 
 function serveFetch(fetch: (req: Request) => Response | Promise<Response>): void {
   listening(Bun.serve({ hostname: HOST, port: 0, fetch }).port);
@@ -42,6 +43,8 @@ function main(name: string | undefined): void {
       return elysia();
     case 'pagetree':
       return serveFetch(pagetreeMux().fetch);
+    case 'pagetree-direct':
+      return serveFetch(directFetch(pagetreeMux()));
     default:
       throw new Error(`bench/runtimes/bun.ts: unknown server ${JSON.stringify(name)}; one of ${servers.join(', ')}`);
   }

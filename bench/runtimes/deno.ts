@@ -2,9 +2,10 @@
 // bench/runtimes/deno.ts <name>` (deno.json gives the JSX settings and maps pagetree/jsx-runtime to its source):
 //
 //   Deno.serve   rawFetch in Deno.serve     hono   Hono's app.fetch     pagetree   mux.fetch in Deno.serve
+//   pagetree-direct   the mux's answers made Responses with nothing around them (apps.ts's directFetch)
 
 import process from 'node:process';
-import { HOST, honoApp, listening, pagetreeMux, rawFetch } from './apps.ts';
+import { HOST, directFetch, honoApp, listening, pagetreeMux, rawFetch } from './apps.ts';
 
 // The little of Deno's API used here (Deno's types are not on npm).
 declare const Deno: {
@@ -14,7 +15,7 @@ declare const Deno: {
   ): unknown;
 };
 
-const servers = ['Deno.serve', 'hono', 'pagetree'] as const;
+const servers = ['Deno.serve', 'hono', 'pagetree', 'pagetree-direct'] as const;
 
 function serveFetch(handler: (req: Request) => Response | Promise<Response>): void {
   Deno.serve({ hostname: HOST, port: 0, onListen: ({ port }) => listening(port) }, handler);
@@ -28,6 +29,8 @@ function main(name: string | undefined): void {
       return serveFetch(honoApp().fetch);
     case 'pagetree':
       return serveFetch(pagetreeMux().fetch);
+    case 'pagetree-direct':
+      return serveFetch(directFetch(pagetreeMux()));
     default:
       throw new Error(`bench/runtimes/deno.ts: unknown server ${JSON.stringify(name)}; one of ${servers.join(', ')}`);
   }

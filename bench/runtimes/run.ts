@@ -1,10 +1,11 @@
 // bench/e2e's page and its htmx partial on Bun and Deno: raw Bun.serve, Hono on Bun, Elysia and pagetree's mux.fetch
-// in Bun.serve (bun.ts); raw Deno.serve, Hono on Deno and pagetree's mux.fetch in Deno.serve (deno.ts). Each is a
+// in Bun.serve (bun.ts); raw Deno.serve, Hono on Deno and pagetree's mux.fetch in Deno.serve (deno.ts); on each, the
+// same mux without mux.fetch's wrapper (apps.ts's directFetch: the least a native adapter could cost). Each is a
 // child process pinned to core 0, its CPU time read from /proc; wrk loads it from core 1. Every server must first
-// answer both requests alike (below); lib/server-bench.ts then times them in interleaved rounds, all seven in each,
+// answer both requests alike (below); lib/server-bench.ts then times them in interleaved rounds, all of them in each,
 // ratios to raw Bun.serve; then pagetree's goals against its peers on the same runtime.
 //
-//   npm run bench:runtimes       (ROUNDS=3 npm run bench:runtimes for a quick look)
+//   npm run bench:runtimes       (ROUNDS=3 npm run bench:runtimes for a quick look; KINDS=a,b for some servers)
 
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
@@ -33,12 +34,17 @@ const servers = {
   'hono on Bun': ['bun', 'hono'],
   elysia: ['bun', 'elysia'],
   'pagetree on Bun': ['bun', 'pagetree'],
+  'pagetree direct on Bun': ['bun', 'pagetree-direct'],
   'Deno.serve': ['deno', 'Deno.serve'],
   'hono on Deno': ['deno', 'hono'],
   'pagetree on Deno': ['deno', 'pagetree'],
+  'pagetree direct on Deno': ['deno', 'pagetree-direct'],
 } as const satisfies Record<string, readonly [Runtime, string]>;
 type Kind = keyof typeof servers;
-const kinds = Object.keys(servers) as Kind[];
+// KINDS=Bun.serve,pagetree\ on\ Bun,… runs only those (the goals whose two servers both run are printed).
+const kinds = (process.env.KINDS?.split(',') ?? Object.keys(servers)) as Kind[];
+for (const kind of kinds)
+  if (!(kind in servers)) fail(`KINDS: no server ${JSON.stringify(kind)}; one of ${Object.keys(servers).join(', ')}`);
 
 /** pagetree against each peer on its runtime: the issue's goals (issue 28). */
 const goals: [Kind, Kind, number][] = [
@@ -47,6 +53,9 @@ const goals: [Kind, Kind, number][] = [
   ['pagetree on Bun', 'Bun.serve', 0.9],
   ['pagetree on Deno', 'hono on Deno', 1.0],
   ['pagetree on Deno', 'Deno.serve', 0.9],
+  // Not a goal: whether a native adapter could be measurably cheaper than mux.fetch (apps.ts's directFetch).
+  ['pagetree on Bun', 'pagetree direct on Bun', 1.0],
+  ['pagetree on Deno', 'pagetree direct on Deno', 1.0],
 ];
 
 function binary(runtime: Runtime): string {
@@ -113,6 +122,7 @@ function printGoals(started: readonly Server<Kind>[], results: Results): void {
   const at = (kind: Kind) => started.findIndex((s) => s.kind === kind);
   const rows: string[][] = [];
   for (const [subject, peer, goal] of goals) {
+    if (at(subject) < 0 || at(peer) < 0) continue;
     for (const v of variants) {
       const rounds = results.get(v)!;
       const [p, k] = [rounds[at(subject)]!, rounds[at(peer)]!];

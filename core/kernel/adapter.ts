@@ -53,9 +53,10 @@ export interface AdapterRequest extends Request {
   readonly [requestFacts]: RequestFacts;
 }
 
-// What a runtime passed mux.fetch besides each Request it made (Deno's `info`, Bun's `server`), for clientAddress: a
-// WeakMap, so nothing is set on the runtime's Request, and the address is asked for only when a page wants it.
-const handedOver = new WeakMap<Request, object>();
+// What a runtime passed mux.fetch besides each Request it made (Deno's `info`, Bun's `server`), for clientAddress: one
+// property on the Request (the mux sets its route there too), and the address asked for only when a page wants it.
+// Not a WeakMap: an entry per request cost Deno.serve ~2 µs of its ~40 (bench/runtimes, issue 28), GC's share.
+const kHandedOver = Symbol('pagetree.handedOver');
 
 /**
  * Records what a runtime passed a fetch handler besides the Request (Deno's `info`, Bun's `server`): `mux.fetch`
@@ -63,7 +64,7 @@ const handedOver = new WeakMap<Request, object>();
  * @example handOver(req, info) // in Deno.serve's handler
  */
 export function handOver(req: Request, info: object): void {
-  handedOver.set(req, info);
+  (req as { [kHandedOver]?: object })[kHandedOver] = info;
 }
 
 /**
@@ -108,7 +109,7 @@ export function requestTarget(req: Request): RequestTarget {
 export function clientAddress(req: Request): string {
   const own = ownFacts(req);
   if (own !== undefined) return own.client;
-  const info = handedOver.get(req);
+  const info = (req as { [kHandedOver]?: object })[kHandedOver];
   return info === undefined ? '' : runtimeClient(req, info);
 }
 
