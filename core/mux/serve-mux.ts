@@ -121,8 +121,9 @@ export class ServeMux implements HandlerObject {
   serveHTTP(req: Request): Response | Promise<Response> {
     const r = this.#route(req);
     const p = r.pattern;
-    if (p === null || p.wildcards.length === 0)
+    if (p === null || p.wildcards.length === 0) {
       return callHandler(r.handler, setRoute(req, r.str, noValues, noValues, this.logger));
+    }
     return callHandler(r.handler, setRoute(req, r.str, p.wildcards, this.#split.values(p), this.logger));
   }
 
