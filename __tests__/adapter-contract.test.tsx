@@ -114,6 +114,45 @@ describe('the facts an adapter hands over', () => {
     expect([good.status, await good.text()]).toEqual([200, '<p>Ada</p>']);
   });
 
+  test("the guarded body reads leave the runtime's Request usable as one", async () => {
+    // What Deno.upgradeWebSocket, Bun's server.upgrade or fetch(req) do with it: the native methods on it, a copy.
+    let seen: unknown[] = [];
+    class Copy {
+      async post(req: PageRequest) {
+        const copy = new Request(req.clone());
+        const own = Object.getOwnPropertyNames(req);
+        seen = [
+          req instanceof Request,
+          await Request.prototype.text.call(copy),
+          own.includes('json'),
+          own.includes('formData'),
+        ];
+        return await req.json();
+      }
+      page(props: unknown) {
+        return <p safe>{JSON.stringify(props)}</p>;
+      }
+    }
+    const mux = new ServeMux({ logger: { error: () => {}, warn: () => {} } });
+    mount(
+      mux,
+      class {
+        copy = route('/copy', Copy);
+      },
+      '/',
+      'Copied',
+      { compress: false },
+    );
+    const post = (body: string) =>
+      mux.fetch(
+        new Request('http://localhost/copy', { method: 'POST', body, headers: { 'content-type': 'text/json' } }),
+      );
+    const res = await post('{"a":1}');
+    expect([res.status, await res.text()]).toEqual([200, '<p>{&#34;a&#34;:1}</p>']);
+    expect(seen).toEqual([true, '{"a":1}', false, false]);
+    expect((await post('{"a":')).status).toBe(400);
+  });
+
   test("a page timeout calls the adapter's abort", async () => {
     const reasons: unknown[] = [];
     class Slow {

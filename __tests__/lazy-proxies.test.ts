@@ -100,3 +100,20 @@ test('lite-objects-clone-iterate-and-inspect', async () => {
   ]);
   expect(inspect(lite())).toContain('status: 201');
 });
+
+// get and has read node's parsed headers, a plain object: a name it inherits is no header, and a name in any case is
+// the same header (both once threw or lied: `get('constructor')` was a TypeError, `has('toString')` true).
+test.each([
+  'Content-Type',
+  'content-type',
+  'X-A',
+  'x-A',
+  'constructor',
+  'toString',
+  '__proto__',
+  'hasOwnProperty',
+  'x-b',
+])('lite-headers-get-and-has-%s', (name) => {
+  const [got, want] = [nodeRequest().headers, realRequest().headers].map((h) => [h.get(name), h.has(name)]);
+  expect(got).toEqual(want);
+});

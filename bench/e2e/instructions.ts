@@ -4,6 +4,7 @@
 //
 //   npm run bench:e2e:instructions           (needs valgrind: apt-get install valgrind; ~12 min)
 //   N=20000 WARM=30000 KINDS=node:http,pagetree npm run bench:e2e:instructions
+//   BASE=/tmp/base KINDS=pagetree@base,pagetree npm run bench:e2e:instructions   (another checkout: main.ts's baseRoot)
 //
 // Each server (server.tsx) runs under `valgrind --tool=callgrind --instr-atstart=no`: WARM requests bring it to its
 // steady state uncounted (the JIT done), then counting is switched on for N requests and again for 2N
@@ -15,11 +16,15 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { environment, setting } from '../lib/main.ts';
+import { baseRoot, environment, setting } from '../lib/main.ts';
 import { fail, formatInt, formatRatio, printTable } from '../lib/report.ts';
 import { HOST, runServers, startServer, stopAll, withTimeout, type Server } from '../lib/servers.ts';
 import { listPath, partialHeaders } from './page.tsx';
-import { kinds, type Kind } from './server.tsx';
+import { kinds as serverKinds } from './server.tsx';
+
+type Kind = (typeof serverKinds)[number] | 'pagetree@base';
+const base = baseRoot();
+const kinds: readonly Kind[] = base ? [...serverKinds, 'pagetree@base'] : serverKinds;
 
 const N = setting('N', 10_000, 1_000, 1_000_000);
 const WARM = setting('WARM', 30_000, 1_000, 1_000_000);
@@ -51,7 +56,9 @@ async function count(kind: Kind, headers: Record<string, string>): Promise<numbe
       `--callgrind-out-file=${out}`,
       `--log-file=${dir}/log`,
     ];
-    const s = await startServer('bench/e2e/server.tsx', kind, { pin: false, wrap });
+    const s = await (kind === 'pagetree@base'
+      ? startServer('bench/e2e/server.tsx', 'pagetree', { pin: false, wrap, root: base })
+      : startServer('bench/e2e/server.tsx', kind, { pin: false, wrap }));
     await load(s, headers, WARM);
     const pid = String(s.child.pid);
     const counted = async (amount: number): Promise<[requests: number, instructions: number]> => {

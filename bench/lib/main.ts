@@ -3,7 +3,9 @@
 //
 //   ROUNDS=3 npm run bench:e2e   →   setting('ROUNDS', 10) === 3
 
+import { existsSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
+import { join, resolve } from 'node:path';
 
 /**
  * An integer setting from the environment, within bounds.
@@ -15,6 +17,23 @@ export function setting(name: string, fallback: number, min = 1, max = 60): numb
     throw new Error(`${name} must be an integer from ${min} to ${max}, not ${process.env[name]}`);
   }
   return v;
+}
+
+/**
+ * Another checkout to run beside this one (an A/B run: the same benchmark, two trees, interleaved in one run), from
+ * $BASE; undefined when unset. Its servers run from its build/ when this benchmark runs compiled, so build it first:
+ *
+ *   git worktree add /tmp/base <rev> && ln -s $PWD/node_modules /tmp/base/
+ *   (cd /tmp/base && npm run build && npx tsc -p tsconfig.bench.json)
+ *   BASE=/tmp/base npm run bench:e2e
+ * @example startServer('bench/e2e/server.tsx', 'pagetree', { pin, root: baseRoot() })
+ */
+export function baseRoot(): string | undefined {
+  const base = process.env.BASE;
+  if (!base) return undefined;
+  const root = __filename.endsWith('.js') ? join(resolve(base), 'build') : resolve(base);
+  if (!existsSync(join(root, 'bench'))) throw new Error(`BASE: ${root} has no bench/ (build it first: main.ts)`);
+  return root;
 }
 
 /**

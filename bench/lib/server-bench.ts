@@ -35,15 +35,13 @@ export interface Bench<TKind extends string> {
   rounds: number;
   roundSeconds?: number;
   warmupSeconds?: number;
-  /** The load generator: autocannon in this process (default), or wrk (`wrk.ts`) in a process of its own. */
+  /** The load generator: autocannon in this process (default), or wrk (`wrk.ts`) in a process of its own; $LOADER overrides. */
   loader?: 'autocannon' | 'wrk';
   /** Appended to the heading line (e.g. the runtimes' versions). */
   about?: string;
 }
 
 const CONNECTIONS = 32;
-/** Past this a run gives up, kills its servers and exits non-zero. */
-const DEADLINE_MS = 6 * 60_000;
 
 /** Per case, per server (in `kinds` order), the rounds measured. */
 export type Results = Map<LoadCase, Round[][]>;
@@ -57,11 +55,13 @@ export function runBench<TKind extends string>(
   bench: Bench<TKind>,
   report?: (servers: readonly Server<TKind>[], results: Results) => void,
 ): void {
-  runServers(bench.name, DEADLINE_MS, async () => {
-    const rounds = setting('ROUNDS', bench.rounds);
-    const roundSeconds = setting('ROUND_SECONDS', bench.roundSeconds ?? 2);
-    const warmupSeconds = setting('WARMUP_SECONDS', bench.warmupSeconds ?? 2);
-    const loader = bench.loader ?? 'autocannon';
+  const rounds = setting('ROUNDS', bench.rounds);
+  const roundSeconds = setting('ROUND_SECONDS', bench.roundSeconds ?? 2);
+  const warmupSeconds = setting('WARMUP_SECONDS', bench.warmupSeconds ?? 2);
+  // Past this a run gives up, kills its servers and exits non-zero: twice the time its loads take, and two minutes.
+  const loadSeconds = bench.kinds.length * bench.cases.length * (warmupSeconds + rounds * roundSeconds);
+  runServers(bench.name, (2 * loadSeconds + 120) * 1000, async () => {
+    const loader = loaderOf(process.env.LOADER) ?? bench.loader ?? 'autocannon';
     console.log(`${bench.name}: ${environment()}${bench.about ? `; ${bench.about}` : ''}`);
     const pin = pinLoad(loader === 'wrk' ? 'wrk (one thread)' : undefined);
     console.log(
@@ -100,6 +100,11 @@ export function runBench<TKind extends string>(
     for (const c of bench.cases) printRounds(`${c.name}: GET ${c.path}`, servers, results.get(c)!, loader);
     report?.(servers, results);
   });
+}
+
+function loaderOf(name: string | undefined): Bench<string>['loader'] {
+  if (name === undefined || name === 'autocannon' || name === 'wrk') return name;
+  throw new Error(`LOADER must be autocannon or wrk, not ${name}`);
 }
 
 /**

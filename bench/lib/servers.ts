@@ -148,6 +148,8 @@ export interface StartOptions {
   profileDir?: string;
   /** A command that runs node, before it (`['valgrind', '--tool=callgrind', …]`). */
   wrap?: string[];
+  /** Run the script of another checkout (its build/ when compiled): bench/lib/main.ts's `baseRoot`. */
+  root?: string;
 }
 
 /**
@@ -165,7 +167,7 @@ export async function startServer<TKind extends string>(
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   const node = [...(options.wrap ?? []), process.execPath, ...(options.nodeArgs ?? []), ...profile, ...run, kind];
   const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...node] : node;
-  const child = spawn(cmd!, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = spawn(cmd!, args, { cwd: options.root ?? ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
   const { port, info } = await withTimeout(
     nextMessage(child, 'port'),

@@ -225,6 +225,20 @@ function rawHeaderPairs(incoming: IncomingMessage): [string, string][] {
   return pairs;
 }
 
+// Header names as node keys them, lower case. The names asked for are few and repeat (readHtmx asks for nine on each
+// htmx request), so each is lowered once: a fresh lower-cased string as a key costs a string-table lookup on every
+// read, a cached one (or the literal itself when it is lower case already) does not (bench/e2e/loop.ts).
+const lowerNames = new Map<string, string>();
+function lowerName(name: string): string {
+  let lower = lowerNames.get(name);
+  if (lower === undefined) {
+    lower = name.toLowerCase();
+    if (lower === name) lower = name;
+    if (lowerNames.size < 256) lowerNames.set(name, lower);
+  }
+  return lower;
+}
+
 /**
  * The request headers as a Headers, read from the IncomingMessage. `get` and
  * `has` read node's parsed headers; anything else (iteration, mutation) works
@@ -240,13 +254,15 @@ class NodeHeaders {
 
   get(name: string): string | null {
     if (this.#real) return this.#real.get(name);
-    const v = this.#incoming.headers[name.toLowerCase()];
-    if (v === undefined) return null;
-    return typeof v === 'string' ? v : v.join(', ');
+    const v = this.#incoming.headers[lowerName(name)];
+    // Node's parsed headers are a plain object: what it inherits (constructor, toString) is no header.
+    return typeof v === 'string' ? v : Array.isArray(v) ? v.join(', ') : null;
   }
 
   has(name: string): boolean {
-    return this.#real ? this.#real.has(name) : this.#incoming.headers[name.toLowerCase()] !== undefined;
+    if (this.#real) return this.#real.has(name);
+    const v = this.#incoming.headers[lowerName(name)];
+    return typeof v === 'string' || Array.isArray(v);
   }
 
   /** The real Headers, copied from the raw headers on first use. */
