@@ -157,7 +157,8 @@ function count(): void {
       formatRatio(perRequest[0]! / perRequest[k]!),
     ]);
     console.log(`\n${variant}: instructions per request`);
-    printTable(['server', 'per request', 'over node:http', 'req per instruction, vs node:http'], rows);
+    const first = servers[0]![0];
+    printTable(['server', 'per request', `over ${first}`, `req per instruction, vs ${first}`], rows);
   }
 }
 
@@ -179,7 +180,8 @@ function timed(): void {
       formatRatio(medianRatio(rounds[0]!, rounds[k]!)),
     ]);
     console.log(`\n${variant}: medians of ${ROUNDS} rounds`);
-    printTable(['server', 'per request', 'spread', 'over node:http', 'req/s vs node:http'], rows);
+    const first = servers[0]![0];
+    printTable(['server', 'per request', 'spread', `over ${first}`, `req/s vs ${first}`], rows);
   }
 }
 

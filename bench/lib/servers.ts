@@ -186,10 +186,10 @@ export async function startServer<TKind extends string>(
 export async function startCommand<TKind extends string>(
   kind: TKind,
   command: readonly string[],
-  options: Pick<StartOptions, 'pin'>,
+  options: Pick<StartOptions, 'pin' | 'root'>,
 ): Promise<Server<TKind>> {
   const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...command] : command;
-  const child = spawn(cmd!, args, { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(cmd!, args, { cwd: options.root ?? ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   const port = new Promise<number>((res, rej) => {
     const lines = createInterface({ input: child.stdout! });

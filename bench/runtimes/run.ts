@@ -6,9 +6,10 @@
 // ratios to raw Bun.serve; then pagetree's goals against its peers on the same runtime.
 //
 //   npm run bench:runtimes       (ROUNDS=3 npm run bench:runtimes for a quick look; KINDS=a,b for some servers)
+//   BASE=/tmp/base npm run bench:runtimes     and pagetree@base on Bun, on Deno: another checkout's source (its own node_modules)
 
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { toolPackage } from '../../__tests__/support/package.ts';
 import { contentType, listPath, loadVariants, vary, LIST_ID } from '../e2e/page.tsx';
 import { fail, formatRatio, printTable } from '../lib/report.ts';
@@ -39,10 +40,17 @@ const servers = {
   'hono on Deno': ['deno', 'hono'],
   'pagetree on Deno': ['deno', 'pagetree'],
   'pagetree direct on Deno': ['deno', 'pagetree-direct'],
+  // With BASE=<another checkout> (main.ts's baseRoot): its pagetree beside this one's, for an A/B run.
+  'pagetree@base on Bun': ['bun', 'pagetree'],
+  'pagetree@base on Deno': ['deno', 'pagetree'],
 } as const satisfies Record<string, readonly [Runtime, string]>;
 type Kind = keyof typeof servers;
+const base = process.env.BASE ? resolve(process.env.BASE) : undefined;
+const atBase = (kind: Kind) => kind.startsWith('pagetree@base');
 // KINDS=Bun.serve,pagetree\ on\ Bun,… runs only those (the goals whose two servers both run are printed).
-const kinds = (process.env.KINDS?.split(',') ?? Object.keys(servers)) as Kind[];
+const kinds = (process.env.KINDS?.split(',') ??
+  Object.keys(servers).filter((k) => base || !atBase(k as Kind))) as Kind[];
+if (!base && kinds.some(atBase)) fail('KINDS: pagetree@base needs BASE=<another checkout>');
 for (const kind of kinds)
   if (!(kind in servers)) fail(`KINDS: no server ${JSON.stringify(kind)}; one of ${Object.keys(servers).join(', ')}`);
 
@@ -56,6 +64,9 @@ const goals: [Kind, Kind, number][] = [
   // Not a goal: whether a native adapter could be measurably cheaper than mux.fetch (apps.ts's directFetch).
   ['pagetree on Bun', 'pagetree direct on Bun', 1.0],
   ['pagetree on Deno', 'pagetree direct on Deno', 1.0],
+  // Not a goal: this checkout against BASE's.
+  ['pagetree on Bun', 'pagetree@base on Bun', 1.0],
+  ['pagetree on Deno', 'pagetree@base on Deno', 1.0],
 ];
 
 function binary(runtime: Runtime): string {
@@ -65,7 +76,7 @@ function binary(runtime: Runtime): string {
 function start(kind: Kind, pin: boolean): Promise<Server<Kind>> {
   const [runtime, name] = servers[kind];
   const { script, args } = runtimes[runtime];
-  return startCommand(kind, [binary(runtime), ...args, script, name], { pin });
+  return startCommand(kind, [binary(runtime), ...args, script, name], { pin, root: atBase(kind) ? base : undefined });
 }
 
 const variants = loadVariants();

@@ -1,0 +1,50 @@
+// What the page pipeline's body guard costs a Request the runtime made (mux.fetch on Bun, Deno, workerd), in process:
+// a Request built and two of its members read, alone, with the guard as it was (two methods defined on the request,
+// two closures), and with guardBody as it is (the request's prototype switched to one that holds the two, made once).
+//
+//   <deno> run --config bench/runtimes/deno.json bench/runtimes/guard.ts
+//   <bun> bench/runtimes/guard.ts
+//   <node 24> bench/runtimes/guard.ts            (Node 23.6+ strips the types itself)
+//
+// Prints ns per request, medians of 15 interleaved rounds of 100,000, and the guard's cost over the bare request.
+
+import { guardBody } from '../../core/http/request-body.ts';
+
+function before(req: Request): void {
+  const json = req.json;
+  Object.defineProperty(req, 'formData', { value: () => Promise.resolve(new FormData()), configurable: true });
+  Object.defineProperty(req, 'json', { value: () => json.call(req), configurable: true });
+}
+
+const contenders: [string, (req: Request) => void][] = [
+  ['none', () => {}],
+  ['before: two defineProperty', before],
+  ['guardBody: a prototype', guardBody],
+];
+
+let sink = 0;
+function round(guard: (req: Request) => void, n: number): number {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) {
+    const req = new Request('http://localhost/lists/groceries', { headers: { 'hx-request': 'true' } });
+    guard(req);
+    sink += req.method.length + req.headers.get('hx-request')!.length + (typeof req.json === 'function' ? 1 : 0);
+  }
+  return ((performance.now() - start) * 1e6) / n;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const times = contenders.map(() => [] as number[]);
+for (let r = 0; r < 15; r++) {
+  for (let k = 0; k < contenders.length; k++) {
+    const i = (k + r) % contenders.length;
+    round(contenders[i]![1], 20_000);
+    times[i]!.push(round(contenders[i]![1], 100_000));
+  }
+}
+const bare = median(times[0]!);
+for (let k = 0; k < contenders.length; k++) {
+  const m = median(times[k]!);
+  console.log(`${contenders[k]![0].padEnd(28)} ${m.toFixed(0).padStart(6)} ns  +${(m - bare).toFixed(0)} ns`);
+}
+if (sink === 0) console.log('');
