@@ -6,7 +6,7 @@
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { inspect } from 'node:util';
-import { liteResponse } from '../core/kernel/answer.ts';
+import { liteResponse, toResponse } from '../core/kernel/answer.ts';
 import { createRequest } from '../core/node/request.ts';
 
 function incoming(method: string, body?: string): IncomingMessage {
@@ -116,4 +116,34 @@ test.each([
 ])('lite-headers-get-and-has-%s', (name) => {
   const [got, want] = [nodeRequest().headers, realRequest().headers].map((h) => [h.get(name), h.has(name)]);
   expect(got).toEqual(want);
+});
+
+// mux.fetch's one Response (toResponse) has its headers set after it is made, not given to its constructor: the
+// record's content-type replaces the constructor's text/plain, each Set-Cookie is its own line, a list of another
+// header is its values joined, a header a middleware set is kept, and a record without content-type keeps the
+// constructor's, as before.
+test('lite-response-made-real-has-the-records-headers', () => {
+  const res = toResponse(
+    liteResponse(201, 'hi', {
+      'content-type': 'text/html; charset=utf-8',
+      'set-cookie': ['a=1', 'b=2'],
+      vary: ['A', 'B'],
+    }),
+  );
+  expect([res.status, res.headers.get('content-type'), res.headers.getSetCookie(), res.headers.get('vary')]).toEqual([
+    201,
+    'text/html; charset=utf-8',
+    ['a=1', 'b=2'],
+    'A, B',
+  ]);
+  const touched = liteResponse(200, 'hi', { 'content-type': 'text/html' });
+  touched.headers.set('x-by', 'middleware');
+  expect([...toResponse(touched).headers]).toEqual([
+    ['content-type', 'text/html'],
+    ['x-by', 'middleware'],
+  ]);
+  expect(toResponse(liteResponse(200, 'hi', {})).headers.get('content-type')).toBe(
+    new Response('hi').headers.get('content-type'),
+  );
+  expect(toResponse(liteResponse(404, null, { 'x-a': 'a' })).statusText).toBe('');
 });

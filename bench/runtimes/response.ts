@@ -1,0 +1,55 @@
+// What making the one Response of a page's answer costs on each runtime (mux.fetch's last step, toResponse), in
+// process: the e2e partial's body and headers, with the headers given to the Response's constructor as a Headers (as
+// it was), as a plain record (as raw servers write it), and set on the Response's own Headers after it is made
+// (toResponse as it is).
+//
+//   <deno> run --config bench/runtimes/deno.json bench/runtimes/response.ts
+//   <bun> bench/runtimes/response.ts
+//   <node 24> bench/runtimes/response.ts           (Node 23.6+ strips the types itself)
+//
+// Prints ns per Response, medians of 15 interleaved rounds of 20,000.
+
+import { liteResponse, toResponse } from '../../core/kernel/answer.ts';
+
+const record: Record<string, string> = {
+  'content-type': 'text/html; charset=utf-8',
+  vary: 'HX-Request, HX-Target, HX-Request-Type',
+};
+const body = `<ul class="items">${'<li><a href="/lists/groceries/items/1">groceries item 1 &amp;</a></li>'.repeat(20)}</ul>`;
+
+const contenders: [string, () => Response][] = [
+  [
+    'before: a Headers to the constructor',
+    () => {
+      const h = new Headers();
+      for (const name in record) h.append(name, record[name]!);
+      return new Response(body, { status: 200, headers: h });
+    },
+  ],
+  ['a record to the constructor', () => new Response(body, { status: 200, headers: record })],
+  ['toResponse: set after', () => toResponse(liteResponse(200, body, record))],
+];
+
+let sink = 0;
+function round(make: () => Response, n: number): number {
+  const start = performance.now();
+  for (let i = 0; i < n; i++) sink += make().status;
+  return ((performance.now() - start) * 1e6) / n;
+}
+
+const check = toResponse(liteResponse(200, body, record));
+if (check.headers.get('content-type') !== record['content-type']) throw new Error('toResponse: wrong content-type');
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
+const times = contenders.map(() => [] as number[]);
+for (let r = 0; r < 15; r++) {
+  for (let k = 0; k < contenders.length; k++) {
+    const i = (k + r) % contenders.length;
+    round(contenders[i]![1], 2_000);
+    times[i]!.push(round(contenders[i]![1], 20_000));
+  }
+}
+for (let k = 0; k < contenders.length; k++) {
+  console.log(`${contenders[k]![0].padEnd(38)} ${median(times[k]!).toFixed(0).padStart(6)} ns`);
+}
+if (sink === 0) console.log('');
