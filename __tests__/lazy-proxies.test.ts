@@ -118,10 +118,9 @@ test.each([
   expect(got).toEqual(want);
 });
 
-// mux.fetch's one Response (toResponse) has its headers set after it is made, not given to its constructor: the
-// record's content-type replaces the constructor's text/plain, each Set-Cookie is its own line, a list of another
-// header is its values joined, a header a middleware set is kept, and a record without content-type keeps the
-// constructor's, as before.
+// mux.fetch's one Response (toResponse) is made with the answer's header record as its init: the record's
+// content-type, not the constructor's text/plain; each Set-Cookie its own line; a list of another header its values
+// joined; a header a middleware set kept; and a record without content-type gets the constructor's, as before.
 test('lite-response-made-real-has-the-records-headers', () => {
   const res = toResponse(
     liteResponse(201, 'hi', {
