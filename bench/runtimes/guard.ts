@@ -9,6 +9,8 @@
 // Prints ns per request, medians of 15 interleaved rounds of 100,000, and the guard's cost over the bare request.
 
 import { guardBody } from '../../core/http/request-body.ts';
+import { median } from '../lib/report.ts';
+import { interleave } from '../lib/rounds.ts';
 
 function before(req: Request): void {
   const json = req.json;
@@ -33,18 +35,17 @@ function round(guard: (req: Request) => void, n: number): number {
   return ((performance.now() - start) * 1e6) / n;
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const times = contenders.map(() => [] as number[]);
-for (let r = 0; r < 15; r++) {
+async function main(): Promise<void> {
+  const times = await interleave(contenders, 15, ([, guard]) => {
+    round(guard, 20_000); // uncounted: the JIT settles
+    return round(guard, 100_000);
+  });
+  const bare = median(times[0]!);
   for (let k = 0; k < contenders.length; k++) {
-    const i = (k + r) % contenders.length;
-    round(contenders[i]![1], 20_000);
-    times[i]!.push(round(contenders[i]![1], 100_000));
+    const m = median(times[k]!);
+    console.log(`${contenders[k]![0].padEnd(28)} ${m.toFixed(0).padStart(6)} ns  +${(m - bare).toFixed(0)} ns`);
   }
+  if (sink === 0) console.log('');
 }
-const bare = median(times[0]!);
-for (let k = 0; k < contenders.length; k++) {
-  const m = median(times[k]!);
-  console.log(`${contenders[k]![0].padEnd(28)} ${m.toFixed(0).padStart(6)} ns  +${(m - bare).toFixed(0)} ns`);
-}
-if (sink === 0) console.log('');
+
+void main();

@@ -11,6 +11,8 @@
 // Prints ns per Response, medians of 15 interleaved rounds of 20,000.
 
 import { liteResponse, toResponse } from '../../core/kernel/answer.ts';
+import { median } from '../lib/report.ts';
+import { interleave } from '../lib/rounds.ts';
 
 const record: Record<string, string> = {
   'content-type': 'text/html; charset=utf-8',
@@ -49,16 +51,15 @@ function round(make: () => Response, n: number): number {
 const check = toResponse(liteResponse(200, body, record));
 if (check.headers.get('content-type') !== record['content-type']) throw new Error('toResponse: wrong content-type');
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-const times = contenders.map(() => [] as number[]);
-for (let r = 0; r < 15; r++) {
+async function main(): Promise<void> {
+  const times = await interleave(contenders, 15, ([, make]) => {
+    round(make, 2_000); // uncounted: the JIT settles
+    return round(make, 20_000);
+  });
   for (let k = 0; k < contenders.length; k++) {
-    const i = (k + r) % contenders.length;
-    round(contenders[i]![1], 2_000);
-    times[i]!.push(round(contenders[i]![1], 20_000));
+    console.log(`${contenders[k]![0].padEnd(38)} ${median(times[k]!).toFixed(0).padStart(6)} ns`);
   }
+  if (sink === 0) console.log('');
 }
-for (let k = 0; k < contenders.length; k++) {
-  console.log(`${contenders[k]![0].padEnd(38)} ${median(times[k]!).toFixed(0).padStart(6)} ns`);
-}
-if (sink === 0) console.log('');
+
+void main();
