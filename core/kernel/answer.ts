@@ -57,13 +57,7 @@ lazyInherit(LiteResponse, Response, real);
  * @example headersOf({ vary: 'HX-Request', 'set-cookie': ['a=1', 'b=2'] }).getSetCookie() // → ["a=1", "b=2"]
  */
 export function headersOf(record: Record<string, string | string[]>): Headers {
-  const h = new Headers();
-  for (const name in record) {
-    const v = record[name]!;
-    if (typeof v === 'string') h.append(name, v);
-    else for (const one of v) h.append(name, one);
-  }
-  return h;
+  return new Headers(headersInit(record));
 }
 
 // The one Response of a lite answer, made on first use, with the answer's header record as its init: Deno converts
@@ -75,9 +69,11 @@ function real(res: LiteResponse): Response {
   if (!res[kReal]) {
     const { status, statusText, body, headers } = res[kData];
     const touched = res[kHeaders];
-    const init: ResponseInit & { encodeBody?: 'manual' } = statusText
-      ? { status, statusText, headers: touched ?? headersInit(headers) }
-      : { status, headers: touched ?? headersInit(headers) };
+    const init: { status: number; statusText?: string; headers: Headers | HeaderList; encodeBody?: 'manual' } = {
+      status,
+      headers: touched ?? headersInit(headers),
+    };
+    if (statusText) init.statusText = statusText;
     // A body already encoded (a precompressed static file): workerd would compress it again unless told it is
     // final. Other runtimes ignore the option and never re-encode.
     if (touched ? touched.has('content-encoding') : headers['content-encoding'] !== undefined) {
@@ -88,8 +84,9 @@ function real(res: LiteResponse): Response {
   return res[kReal];
 }
 
-// A header record as a Response's init: itself when every value is one string, else name-value pairs.
-function headersInit(record: Answer['headers']): Record<string, string> | [string, string][] {
+// A header record as a Response's or a Headers' init: itself when every value is one string, else name-value pairs.
+type HeaderList = Record<string, string> | [string, string][];
+function headersInit(record: Answer['headers']): HeaderList {
   for (const name in record) {
     if (typeof record[name] !== 'string') {
       const pairs: [string, string][] = [];

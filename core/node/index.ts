@@ -43,13 +43,18 @@ export interface ListenerOptions {
   logger?: Logger;
 }
 
+// Where a listener's or a server's failures are reported: the option, else the mux's logger, else the console.
+function loggerFor(handler: Handler | ServeMux, options: ListenerOptions): Logger {
+  return options.logger ?? (handler instanceof ServeMux ? handler.logger : consoleLogger);
+}
+
 /**
  * A node:http listener that serves a ServeMux or handler.
  * @example http.createServer(toNodeListener(mux)).listen(3000)
  */
 export function toNodeListener(handler: Handler | ServeMux, options: ListenerOptions = {}): NodeListener {
   const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
-  const logger = options.logger ?? (handler instanceof ServeMux ? handler.logger : consoleLogger);
+  const logger = loggerFor(handler, options);
   const call =
     handler instanceof ServeMux
       ? (req: Request) => handler.serveHTTP(req)
@@ -405,7 +410,7 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
     toNodeListener(handler, options),
   );
   server.maxConnections = options.maxConnections ?? defaultMaxConnections;
-  const logger = options.logger ?? (handler instanceof ServeMux ? handler.logger : consoleLogger);
+  const logger = loggerFor(handler, options);
   let warned = 0;
   server.on('drop', () => {
     if (Date.now() - warned < 60_000) return;
