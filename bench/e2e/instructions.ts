@@ -16,19 +16,18 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { baseRoot, environment, setting } from '../lib/main.ts';
+import { chosenKinds, environment, setting, withBase } from '../lib/main.ts';
 import { fail, formatInt, formatRatio, printTable } from '../lib/report.ts';
-import { HOST, runServers, startServer, stopAll, withTimeout, type Server } from '../lib/servers.ts';
+import { HOST, runServers, startServerOrBase, stopAll, withTimeout, type Server } from '../lib/servers.ts';
 import { listPath, partialHeaders } from './page.tsx';
 import { kinds as serverKinds } from './server.tsx';
 
-type Kind = (typeof serverKinds)[number] | 'pagetree@base';
-const base = baseRoot();
-const kinds: readonly Kind[] = base ? [...serverKinds, 'pagetree@base'] : serverKinds;
+const kinds = withBase(serverKinds, 'pagetree');
+type Kind = (typeof kinds)[number];
 
 const N = setting('N', 10_000, 1_000, 1_000_000);
 const WARM = setting('WARM', 30_000, 1_000, 1_000_000);
-const chosen = (process.env.KINDS?.split(',') ?? ['node:http', 'node:http+als', 'pagetree']) as Kind[];
+const chosen = chosenKinds(kinds, ['node:http', 'node:http+als', 'pagetree']);
 const variants = [
   { name: 'full', headers: {} as Record<string, string> },
   { name: 'partial', headers: { ...partialHeaders } },
@@ -56,9 +55,7 @@ async function count(kind: Kind, headers: Record<string, string>): Promise<numbe
       `--callgrind-out-file=${out}`,
       `--log-file=${dir}/log`,
     ];
-    const s = await (kind === 'pagetree@base'
-      ? startServer('bench/e2e/server.tsx', 'pagetree', { pin: false, wrap, root: base })
-      : startServer('bench/e2e/server.tsx', kind, { pin: false, wrap }));
+    const s = await startServerOrBase('bench/e2e/server.tsx', kind, { pin: false, wrap });
     await load(s, headers, WARM);
     const pid = String(s.child.pid);
     const counted = async (amount: number): Promise<[requests: number, instructions: number]> => {
@@ -83,7 +80,6 @@ async function count(kind: Kind, headers: Record<string, string>): Promise<numbe
 
 runServers('bench/e2e/instructions', 60 * 60_000, async () => {
   if (spawnSync('valgrind', ['--version']).status !== 0) fail('valgrind is not installed (apt-get install valgrind)');
-  for (const k of chosen) if (!kinds.includes(k)) fail(`unknown server ${k}; one of ${kinds.join(', ')}`);
   console.log(`bench/e2e/instructions: ${environment()}; ${formatInt(N)} counted requests after ${formatInt(WARM)}`);
   for (const v of variants) {
     const rows: string[][] = [];

@@ -21,7 +21,7 @@ import { spawnSync } from 'node:child_process';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { baseRoot, environment, runMain, setting } from '../lib/main.ts';
+import { baseRoot, chosenKinds, environment, runMain, setting } from '../lib/main.ts';
 import { rawParam } from '../lib/child.ts';
 import { fail, formatInt, formatRatio, formatSpread, median, medianRatio, printTable } from '../lib/report.ts';
 import { rotation } from '../lib/rounds.ts';
@@ -102,13 +102,9 @@ const servers: [name: string, listener: Listener][] = [
 ];
 const base = baseRoot();
 if (base) servers.push(['pagetree@base', pagetreeListener(base)]);
-// KINDS=pagetree,pagetree@base: some servers only (the first is the one the others are compared with).
-const kinds = process.env.KINDS?.split(',');
-if (kinds) {
-  const known = servers.map(([name]) => name);
-  for (const k of kinds) if (!known.includes(k)) fail(`unknown server ${k}; one of ${known.join(', ')}`);
-  servers.splice(0, servers.length, ...kinds.map((k) => servers.find(([name]) => name === k)!));
-}
+// KINDS=pagetree@base,pagetree: some servers only (the first is the one the others are compared with).
+const chosen = chosenKinds(servers.map(([name]) => name));
+servers.splice(0, servers.length, ...chosen.map((k) => servers.find(([name]) => name === k)!));
 
 const variants: [name: string, incoming: IncomingMessage, length: number][] = [
   ['full', incomingOf({}), fullPage(loadList('groceries')).length],

@@ -7,25 +7,19 @@
 //   KINDS=node:http,pagetree LOADER=wrk npm run bench:e2e      some servers only, loaded by wrk
 //   BASE=/tmp/base npm run bench:e2e       and `pagetree@base`: the same server from another checkout (main.ts's baseRoot)
 
-import { baseRoot } from '../lib/main.ts';
+import { chosenKinds, withBase } from '../lib/main.ts';
 import { fail, formatRatio, printTable } from '../lib/report.ts';
 import { ratioOf, runBench, type Results } from '../lib/server-bench.ts';
-import { framing, send, startServer, type Server } from '../lib/servers.ts';
+import { framing, send, startServerOrBase, type Server } from '../lib/servers.ts';
 import { contentType, listPath, loadVariants, vary, LIST_ID } from './page.tsx';
 import { kinds as serverKinds } from './server.tsx';
 
-type Kind = (typeof serverKinds)[number] | 'pagetree@base';
-
+const all = withBase(serverKinds, 'pagetree');
+type Kind = (typeof all)[number];
+const kinds = chosenKinds(all);
 const variants = loadVariants();
-const base = baseRoot();
-const all: readonly Kind[] = base ? [...serverKinds, 'pagetree@base'] : serverKinds;
-const kinds = process.env.KINDS ? (process.env.KINDS.split(',') as Kind[]) : all;
-for (const k of kinds) if (!all.includes(k)) fail(`unknown server ${k}; one of ${all.join(', ')}`);
 
-async function start(kind: Kind, pin: boolean): Promise<Server<Kind>> {
-  if (kind !== 'pagetree@base') return startServer('bench/e2e/server.tsx', kind, { pin });
-  return { ...(await startServer('bench/e2e/server.tsx', 'pagetree', { pin, root: base })), kind };
-}
+const start = (kind: Kind, pin: boolean) => startServerOrBase('bench/e2e/server.tsx', kind, { pin });
 
 /** Fails unless every server answers both variants with the same status, content-type and bytes. */
 async function check(servers: readonly Server<Kind>[]): Promise<void> {

@@ -37,6 +37,33 @@ export function baseRoot(): string | undefined {
 }
 
 /**
+ * `kinds`, and `<name>@base` after them when $BASE names another checkout (`baseRoot`): the same server from there.
+ * @example withBase(['node:http', 'pagetree'], 'pagetree') // → [..., 'pagetree@base'] with BASE set
+ */
+export function withBase<TKind extends string, TName extends TKind>(
+  kinds: readonly TKind[],
+  name: TName,
+): (TKind | `${TName}@base`)[] {
+  return baseRoot() ? [...kinds, `${name}@base` as const] : [...kinds];
+}
+
+/**
+ * The servers $KINDS (comma-separated) asks for, in its order, each one of `known`; `fallback` when it is unset.
+ * @example chosenKinds(['a', 'b', 'c'], ['a', 'b']) // → ['c', 'a'] with KINDS=c,a
+ */
+export function chosenKinds<TKind extends string>(
+  known: readonly TKind[],
+  fallback: readonly TKind[] = known,
+): TKind[] {
+  const asked = process.env.KINDS?.split(',') as TKind[] | undefined;
+  if (!asked) return [...fallback];
+  for (const k of asked) {
+    if (!known.includes(k)) throw new Error(`KINDS: no server ${JSON.stringify(k)}; one of ${known.join(', ')}`);
+  }
+  return asked;
+}
+
+/**
  * One line about where the numbers come from: date, node, cores, CPU. Call it before pinning, which makes nproc 1.
  * @example environment() // → "2026-11-24, node v20.20.2, nproc 2, AMD EPYC 7B13"
  */

@@ -13,7 +13,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { ChildMessage, MemoryReport, ParentMessage } from './child.ts';
-import { runMain } from './main.ts';
+import { baseRoot, runMain } from './main.ts';
 
 /** Every server binds this address only. */
 export const HOST = '127.0.0.1';
@@ -175,6 +175,22 @@ export async function startServer<TKind extends string>(
     `starting ${kind}`,
   );
   return { kind, child, port, info: info ?? {}, profileDir };
+}
+
+/**
+ * `startServer`, where a kind that ends in `@base` runs the kind before it from $BASE's checkout (main.ts's
+ * `baseRoot`), under the name asked for.
+ * @example await startServerOrBase('bench/e2e/server.tsx', 'pagetree@base', { pin: true })
+ */
+export async function startServerOrBase<TKind extends string>(
+  script: string,
+  kind: TKind,
+  options: StartOptions,
+): Promise<Server<TKind>> {
+  if (!kind.endsWith('@base')) return startServer(script, kind, options);
+  const root = baseRoot();
+  if (root === undefined) throw new Error(`${kind}: set BASE to another checkout (bench/lib/main.ts's baseRoot)`);
+  return { ...(await startServer(script, kind.slice(0, -'@base'.length), { ...options, root })), kind };
 }
 
 /**

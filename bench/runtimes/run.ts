@@ -9,9 +9,10 @@
 //   BASE=/tmp/base npm run bench:runtimes     and pagetree@base on Bun, on Deno: another checkout's source (its own node_modules)
 
 import { execFileSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { toolPackage } from '../../__tests__/support/package.ts';
 import { contentType, listPath, loadVariants, vary, LIST_ID } from '../e2e/page.tsx';
+import { chosenKinds, baseRoot } from '../lib/main.ts';
 import { fail, formatRatio, printTable } from '../lib/report.ts';
 import { ratioOf, runBench, type Results } from '../lib/server-bench.ts';
 import { framing, send, startCommand, type Server } from '../lib/servers.ts';
@@ -45,14 +46,15 @@ const servers = {
   'pagetree@base on Deno': ['deno', 'pagetree'],
 } as const satisfies Record<string, readonly [Runtime, string]>;
 type Kind = keyof typeof servers;
-const base = process.env.BASE ? resolve(process.env.BASE) : undefined;
+const base = baseRoot();
 const atBase = (kind: Kind) => kind.startsWith('pagetree@base');
 // KINDS=Bun.serve,pagetree\ on\ Bun,… runs only those (the goals whose two servers both run are printed).
-const kinds = (process.env.KINDS?.split(',') ??
-  Object.keys(servers).filter((k) => base || !atBase(k as Kind))) as Kind[];
+const known = Object.keys(servers) as Kind[];
+const kinds = chosenKinds(
+  known,
+  known.filter((k) => base || !atBase(k)),
+);
 if (!base && kinds.some(atBase)) fail('KINDS: pagetree@base needs BASE=<another checkout>');
-for (const kind of kinds)
-  if (!(kind in servers)) fail(`KINDS: no server ${JSON.stringify(kind)}; one of ${Object.keys(servers).join(', ')}`);
 
 /** pagetree against each peer on its runtime: the issue's goals (issue 28). */
 const goals: [Kind, Kind, number][] = [
