@@ -120,13 +120,7 @@ describe('the facts an adapter hands over', () => {
     class Copy {
       async post(req: PageRequest) {
         const copy = new Request(req.clone());
-        const own = Object.getOwnPropertyNames(req);
-        seen = [
-          req instanceof Request,
-          await Request.prototype.text.call(copy),
-          own.includes('json'),
-          own.includes('formData'),
-        ];
+        seen = [req instanceof Request, Object.getPrototypeOf(req) === Request.prototype, await copy.text()];
         return await req.json();
       }
       page(props: unknown) {
@@ -149,7 +143,7 @@ describe('the facts an adapter hands over', () => {
       );
     const res = await post('{"a":1}');
     expect([res.status, await res.text()]).toEqual([200, '<p>{&#34;a&#34;:1}</p>']);
-    expect(seen).toEqual([true, '{"a":1}', false, false]);
+    expect(seen).toEqual([true, true, '{"a":1}']);
     expect((await post('{"a":')).status).toBe(400);
   });
 
