@@ -2,12 +2,14 @@
 // alone for an htmx request that targets the list (bench/e2e/page.tsx), byte for byte as bench/e2e's servers answer.
 //
 //   rawFetch          the route matched by hand on req.url, a new Response(html, { headers })
+//   alsFetch()        rawFetch inside AsyncLocalStorage.run(req, …): what the runtime charges for a request context
 //   honoApp().fetch   Hono 4: app.get('/lists/:listId'), c.body(html, 200, headers)
 //   pagetreeMux()     bench/e2e/app.tsx mounted on a ServeMux; served by mux.fetch
 //   directFetch(mux)  the same mux without mux.fetch's wrapper: what a native adapter for Bun or Deno could do at best
 //
 // bun.ts and deno.ts serve them, with Bun.serve and Deno.serve; Elysia, Bun's own, is in bun.ts.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import process from 'node:process';
 import { Hono } from 'hono';
 import { ServeMux, mount } from '../../core/index.ts';
@@ -36,6 +38,16 @@ export function rawFetch(req: Request): Response {
   const listId = rawParam(req.method, url.slice(url.indexOf('/', url.indexOf('//') + 2)), '/lists/');
   if (listId === undefined) return new Response('404 page not found\n', { status: 404 });
   return new Response(listHtml(listId, req.headers.get('hx-request'), req.headers.get('hx-target')), { headers });
+}
+
+/**
+ * rawFetch inside `AsyncLocalStorage.run(req, …)`, as pagetree runs each request (bench/e2e's node:http+als): what the
+ * runtime charges for a request context that survives an `await`, apart from any framework.
+ * @example Deno.serve(alsFetch())
+ */
+export function alsFetch(): (req: Request) => Response {
+  const store = new AsyncLocalStorage<Request>();
+  return (req) => store.run(req, rawFetch, req);
 }
 
 /** Hono 4 with its defaults, the handler as in bench/e2e. */

@@ -2,12 +2,13 @@
 // TypeScript and tsconfig.json's JSX settings itself):
 //
 //   Bun.serve   rawFetch in Bun.serve          hono      Hono's app.fetch in Bun.serve
+//   Bun.serve+als   rawFetch in AsyncLocalStorage.run (apps.ts's alsFetch)
 //   elysia      Elysia's listen (Bun.serve)    pagetree  mux.fetch in Bun.serve
 //   pagetree-direct   the mux's answers made Responses with nothing around them (apps.ts's directFetch)
 
 import process from 'node:process';
 import { Elysia } from 'elysia';
-import { HOST, directFetch, honoApp, listHtml, listening, pagetreeMux, rawFetch } from './apps.ts';
+import { HOST, alsFetch, directFetch, honoApp, listHtml, listening, pagetreeMux, rawFetch } from './apps.ts';
 import { contentType, vary } from '../e2e/page.tsx';
 
 // The little of Bun's API used here (@types/bun does not compile against @types/node 20).
@@ -17,7 +18,7 @@ declare const Bun: {
   };
 };
 
-const servers = ['Bun.serve', 'hono', 'elysia', 'pagetree', 'pagetree-direct'] as const;
+const servers = ['Bun.serve', 'Bun.serve+als', 'hono', 'elysia', 'pagetree', 'pagetree-direct'] as const;
 
 function serveFetch(fetch: (req: Request) => Response | Promise<Response>): void {
   listening(Bun.serve({ hostname: HOST, port: 0, fetch }).port);
@@ -37,6 +38,8 @@ function main(name: string | undefined): void {
   switch (name) {
     case 'Bun.serve':
       return serveFetch(rawFetch);
+    case 'Bun.serve+als':
+      return serveFetch(alsFetch());
     case 'hono':
       return serveFetch(honoApp().fetch);
     case 'elysia':

@@ -2,10 +2,11 @@
 // bench/runtimes/deno.ts <name>` (deno.json gives the JSX settings and maps pagetree/jsx-runtime to its source):
 //
 //   Deno.serve   rawFetch in Deno.serve     hono   Hono's app.fetch     pagetree   mux.fetch in Deno.serve
+//   Deno.serve+als   rawFetch in AsyncLocalStorage.run (apps.ts's alsFetch)
 //   pagetree-direct   the mux's answers made Responses with nothing around them (apps.ts's directFetch)
 
 import process from 'node:process';
-import { HOST, directFetch, honoApp, listening, pagetreeMux, rawFetch } from './apps.ts';
+import { HOST, alsFetch, directFetch, honoApp, listening, pagetreeMux, rawFetch } from './apps.ts';
 
 // The little of Deno's API used here (Deno's types are not on npm).
 declare const Deno: {
@@ -15,7 +16,7 @@ declare const Deno: {
   ): unknown;
 };
 
-const servers = ['Deno.serve', 'hono', 'pagetree', 'pagetree-direct'] as const;
+const servers = ['Deno.serve', 'Deno.serve+als', 'hono', 'pagetree', 'pagetree-direct'] as const;
 
 function serveFetch(handler: (req: Request) => Response | Promise<Response>): void {
   Deno.serve({ hostname: HOST, port: 0, onListen: ({ port }) => listening(port) }, handler);
@@ -25,6 +26,8 @@ function main(name: string | undefined): void {
   switch (name) {
     case 'Deno.serve':
       return serveFetch(rawFetch);
+    case 'Deno.serve+als':
+      return serveFetch(alsFetch());
     case 'hono':
       return serveFetch(honoApp().fetch);
     case 'pagetree':

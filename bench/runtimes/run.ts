@@ -1,6 +1,8 @@
 // bench/e2e's page and its htmx partial on Bun and Deno: raw Bun.serve, Hono on Bun, Elysia and pagetree's mux.fetch
 // in Bun.serve (bun.ts); raw Deno.serve, Hono on Deno and pagetree's mux.fetch in Deno.serve (deno.ts); on each, the
-// same mux without mux.fetch's wrapper (apps.ts's directFetch: the least a native adapter could cost). Each is a
+// raw server inside AsyncLocalStorage.run (apps.ts's alsFetch: what a request context costs, as bench/e2e's
+// node:http+als) and the same mux without mux.fetch's wrapper (apps.ts's directFetch: the least a native adapter
+// could cost). Each is a
 // child process pinned to core 0, its CPU time read from /proc; wrk loads it from core 1. Every server must first
 // answer both requests alike (below); lib/server-bench.ts then times them in interleaved rounds, all of them in each,
 // ratios to raw Bun.serve; then pagetree's goals against its peers on the same runtime.
@@ -33,11 +35,13 @@ type Runtime = keyof typeof runtimes;
 /** The servers, by kind: the runtime and the name its script takes. The first is the baseline of the tables. */
 const servers = {
   'Bun.serve': ['bun', 'Bun.serve'],
+  'Bun.serve+als': ['bun', 'Bun.serve+als'],
   'hono on Bun': ['bun', 'hono'],
   elysia: ['bun', 'elysia'],
   'pagetree on Bun': ['bun', 'pagetree'],
   'pagetree direct on Bun': ['bun', 'pagetree-direct'],
   'Deno.serve': ['deno', 'Deno.serve'],
+  'Deno.serve+als': ['deno', 'Deno.serve+als'],
   'hono on Deno': ['deno', 'hono'],
   'pagetree on Deno': ['deno', 'pagetree'],
   'pagetree direct on Deno': ['deno', 'pagetree-direct'],
@@ -63,6 +67,10 @@ const goals: [Kind, Kind, number][] = [
   ['pagetree on Bun', 'Bun.serve', 0.9],
   ['pagetree on Deno', 'hono on Deno', 1.0],
   ['pagetree on Deno', 'Deno.serve', 0.9],
+  // Not a goal: pagetree against the raw server with a request context (AsyncLocalStorage), as bench/e2e's
+  // node:http+als: what pagetree's own code costs, apart from what the runtime charges for the context.
+  ['pagetree on Bun', 'Bun.serve+als', 1.0],
+  ['pagetree on Deno', 'Deno.serve+als', 1.0],
   // Not a goal: whether a native adapter could be measurably cheaper than mux.fetch (apps.ts's directFetch).
   ['pagetree on Bun', 'pagetree direct on Bun', 1.0],
   ['pagetree on Deno', 'pagetree direct on Deno', 1.0],
