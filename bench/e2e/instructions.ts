@@ -5,6 +5,7 @@
 //   npm run bench:e2e:instructions           (needs valgrind: apt-get install valgrind; ~12 min)
 //   N=20000 WARM=30000 KINDS=node:http,pagetree npm run bench:e2e:instructions
 //   BASE=/tmp/base KINDS=pagetree@base,pagetree npm run bench:e2e:instructions   (another checkout: main.ts's baseRoot)
+//   KEEP=/tmp/cg npm run bench:e2e:instructions    keeps each server's count of the 2N load, for callgrind_annotate
 //
 // Each server (server.tsx) runs under `valgrind --tool=callgrind --instr-atstart=no`: WARM requests bring it to its
 // steady state uncounted (the JIT done), then counting is switched on for N requests and again for 2N
@@ -12,7 +13,7 @@
 // it holds what CPU time holds, except waiting on memory.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -44,7 +45,7 @@ async function load(s: Server, headers: Record<string, string>, amount: number):
 
 // The instructions per request of one fresh server: two counted loads, of N and of 2N requests, each on new
 // connections; their difference leaves out what a load costs whatever its length (connecting, a full GC).
-async function count(kind: Kind, headers: Record<string, string>): Promise<number> {
+async function count(kind: Kind, variant: string, headers: Record<string, string>): Promise<number> {
   const dir = mkdtempSync(join(tmpdir(), 'pagetree-callgrind-'));
   try {
     const out = join(dir, 'out');
@@ -67,6 +68,11 @@ async function count(kind: Kind, headers: Record<string, string>): Promise<numbe
       const file = readdirSync(dir).find((f) => !before.has(f) && f.startsWith('out.'));
       const total = file ? Number(/^totals: (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'))?.[1] ?? 0) : 0;
       if (total === 0) fail(`${kind}: callgrind counted nothing (in ${dir}: ${readdirSync(dir).join(', ')})`);
+      const keep = process.env.KEEP;
+      if (keep && amount === 2 * N) {
+        mkdirSync(keep, { recursive: true });
+        copyFileSync(join(dir, file!), join(keep, `${kind.replace(/[^\w.@+-]/g, '_')}-${variant}.callgrind`));
+      }
       return [requests, total];
     };
     const [r1, i1] = await counted(N);
@@ -85,7 +91,7 @@ runServers('bench/e2e/instructions', 60 * 60_000, async () => {
     const rows: string[][] = [];
     let base = 0;
     for (const kind of chosen) {
-      const perReq = await count(kind, v.headers);
+      const perReq = await count(kind, v.name, v.headers);
       base ||= perReq;
       console.log(`  ${v.name} ${kind}: ${formatInt(perReq)} instructions/request`);
       rows.push([kind, formatInt(perReq), formatRatio(perReq / base), formatRatio(base / perReq)]);

@@ -153,7 +153,7 @@ export interface StartOptions {
 }
 
 /**
- * Starts `node [nodeArgs] --import tsx <script> <kind>`, or the compiled script from build/ when this benchmark
+ * Starts `node [nodeArgs] [$BENCH_NODE_ARGS] --import tsx <script> <kind>`, or the compiled script from build/ when this benchmark
  * runs compiled, and waits for its port.
  * @example await startServer('bench/e2e/server.tsx', 'fastify', { pin: true })
  */
@@ -165,7 +165,17 @@ export async function startServer<TKind extends string>(
   const run = compiled ? [script.replace(/\.tsx?$/, '.js')] : ['--import', 'tsx', script];
   const profileDir = profileDirOf(script, kind, options.profileDir ?? process.env.BENCH_CPU_PROF);
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
-  const node = [...(options.wrap ?? []), process.execPath, ...(options.nodeArgs ?? []), ...profile, ...run, kind];
+  // BENCH_NODE_ARGS: node flags for every server, e.g. a fixed young generation (bench/README.md, Method).
+  const extra = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
+  const node = [
+    ...(options.wrap ?? []),
+    process.execPath,
+    ...(options.nodeArgs ?? []),
+    ...extra,
+    ...profile,
+    ...run,
+    kind,
+  ];
   const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...node] : node;
   const child = spawn(cmd!, args, { cwd: options.root ?? ROOT, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   children.push(child);
