@@ -114,6 +114,17 @@ describe('the facts an adapter hands over', () => {
     expect([good.status, await good.text()]).toEqual([200, '<p>Ada</p>']);
   });
 
+  test('a Request whose prototype holds the body reads read-only is guarded all the same', async () => {
+    // A runtime whose Request.prototype.formData cannot be assigned over: the guard defines its own on the request.
+    class ReadOnlyReads extends Request {}
+    for (const name of ['formData', 'json'] as const) {
+      Object.defineProperty(ReadOnlyReads.prototype, name, { value: Request.prototype[name], writable: false });
+    }
+    const json = { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } };
+    const res = await app().fetch(new ReadOnlyReads('http://localhost/form', json));
+    expect(res.status).toBe(415);
+  });
+
   test("the guarded body reads leave the runtime's Request usable as one", async () => {
     // What Deno.upgradeWebSocket, Bun's server.upgrade or fetch(req) do with it: the native methods on it, a copy.
     let seen: unknown[] = [];

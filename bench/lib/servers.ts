@@ -153,8 +153,8 @@ export interface StartOptions {
 }
 
 /**
- * Starts `node [nodeArgs] [$BENCH_NODE_ARGS] --import tsx <script> <kind>`, or the compiled script from build/ when this benchmark
- * runs compiled, and waits for its port.
+ * Starts `node [nodeArgs] [$BENCH_NODE_ARGS] --import tsx <script> <kind>`, or the compiled script from build/ when
+ * this benchmark runs compiled, and waits for its port.
  * @example await startServer('bench/e2e/server.tsx', 'fastify', { pin: true })
  */
 export async function startServer<TKind extends string>(
