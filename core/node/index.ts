@@ -93,7 +93,8 @@ function repeatsHost(raw: string[]): boolean {
   let seen = false;
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i]!;
-    if (name.length === 4 && name.toLowerCase() === 'host') {
+    // 'Host' and 'host' compared as they are: a lower-cased copy of each request's name is garbage.
+    if (name.length === 4 && (name === 'Host' || name === 'host' || name.toLowerCase() === 'host')) {
       if (seen) return true;
       seen = true;
     }

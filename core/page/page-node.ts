@@ -180,7 +180,9 @@ export class PageNode {
 
   /** The component whose function is `fn` (`this.todoList`), if the page has one. */
   componentOf(fn: unknown): ComponentInfo | undefined {
-    return this.components.find((c) => c.fn === fn);
+    // A loop, not find() and its closure: id(this.x) asks this on every render that names a region.
+    for (const c of this.components) if (c.fn === fn) return c;
+    return undefined;
   }
 }
 
