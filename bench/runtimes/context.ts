@@ -17,7 +17,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import process from 'node:process';
-import { directFetch, honoApp, pagetreeMux, rawFetch } from './apps.ts';
+import { alsFetch, directFetch, honoApp, pagetreeMux, rawFetch } from './apps.ts';
 import { listPath, partialHeaders } from '../e2e/page.tsx';
 import { median } from '../lib/report.ts';
 import { rotation } from '../lib/rounds.ts';
@@ -28,14 +28,13 @@ declare const Bun: unknown;
 type Fetch = (req: Request, info?: unknown) => Response | Promise<Response>;
 
 const once = new AsyncLocalStorage<object>();
-const perRequest = new AsyncLocalStorage<Request>();
 const made = { made: 'once' };
 const mux = pagetreeMux();
 
 const contenders: [string, Fetch][] = [
   ['raw', rawFetch],
   ['raw in run(), a store made once', (req) => once.run(made, rawFetch, req)],
-  ['raw in run(), the request as the store', (req) => perRequest.run(req, rawFetch, req)],
+  ['raw in run(), the request as the store', alsFetch()],
   ['hono', honoApp().fetch],
   ['pagetree: mux.fetch', mux.fetch],
   ['pagetree: directFetch', directFetch(mux)],

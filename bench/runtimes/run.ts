@@ -2,10 +2,9 @@
 // in Bun.serve (bun.ts); raw Deno.serve, Hono on Deno and pagetree's mux.fetch in Deno.serve (deno.ts); on each, the
 // raw server inside AsyncLocalStorage.run (apps.ts's alsFetch: what a request context costs, as bench/e2e's
 // node:http+als) and the same mux without mux.fetch's wrapper (apps.ts's directFetch: the least a native adapter
-// could cost). Each is a
-// child process pinned to core 0, its CPU time read from /proc; wrk loads it from core 1. Every server must first
-// answer both requests alike (below); lib/server-bench.ts then times them in interleaved rounds, all of them in each,
-// ratios to raw Bun.serve; then pagetree's goals against its peers on the same runtime.
+// could cost). Each is a child process pinned to core 0, its CPU time read from /proc; wrk loads it from core 1.
+// Every server must first answer both requests alike (below); lib/server-bench.ts then times them in interleaved
+// rounds, all of them in each, ratios to raw Bun.serve; then pagetree's goals against its peers on the same runtime.
 //
 //   npm run bench:runtimes       (ROUNDS=3 npm run bench:runtimes for a quick look; KINDS=a,b for some servers)
 //   BASE=/tmp/base npm run bench:runtimes     and pagetree@base on Bun, on Deno: another checkout's source (its own node_modules)
