@@ -133,7 +133,10 @@ export function parseTarget(url: string): RequestTarget {
   const scheme = url.indexOf('://');
   const authStart = scheme < 0 ? 0 : scheme + 3;
   let pathStart = authStart;
-  while (pathStart < url.length && !'/?#'.includes(url[pathStart]!)) pathStart++;
+  for (; pathStart < url.length; pathStart++) {
+    const c = url.charCodeAt(pathStart);
+    if (c === 0x2f || c === 0x3f || c === 0x23) break; // the authority ends at '/', '?' or '#'
+  }
   let hash = url.indexOf('#', pathStart);
   if (hash < 0) hash = url.length;
   let q = url.indexOf('?', pathStart);

@@ -11,6 +11,7 @@
 import { handlerFailed, type Logger } from './logger.ts';
 import { asResponse, textError, toResponse } from './answer.ts';
 import { handOver } from './adapter.ts';
+import { isThenable } from './request.ts';
 
 /**
  * A fetch handler that never rejects: a handler that throws, or answers with something that is not a Response, gets
@@ -27,7 +28,9 @@ export function fetchHandler(
     if (typeof info === 'object' && info !== null) handOver(req, info);
     let res: Response;
     try {
-      res = asResponse(await serve(req));
+      // Awaited only when it is a promise: a synchronous answer (the usual page) costs no turn of the microtask queue.
+      const answer = serve(req);
+      res = asResponse(isThenable(answer) ? await answer : answer);
     } catch (err) {
       res = handlerFailed(logger, req, err);
     }
