@@ -146,7 +146,7 @@ export interface StartOptions {
   nodeArgs?: string[];
   /** Write CPU profiles under this directory (default: $BENCH_CPU_PROF, none if unset). */
   profileDir?: string;
-  /** A command that runs node, before it (`['valgrind', '--tool=callgrind', …]`). */
+  /** A command that runs the server's, before it (`['valgrind', '--tool=callgrind', …]`). */
   wrap?: string[];
   /** Run the script of another checkout (its build/ when compiled): bench/lib/main.ts's `baseRoot`. */
   root?: string;
@@ -204,17 +204,18 @@ export async function startServerOrBase<TKind extends string>(
 }
 
 /**
- * Starts a server that is not a Node child (`command`: its binary and arguments), under `taskset -c 0` when `pin`,
- * and waits for the line `listening on <port>` on its stdout. It has no IPC channel: its CPU time comes from /proc
+ * Starts a server that is not a Node child (`command`: its binary and arguments), under `taskset -c 0` when `pin` and
+ * after `wrap` when given, and waits for the line `listening on <port>` on its stdout. It has no IPC channel: its CPU time comes from /proc
  * (`serverCpu`), and it should exit when its stdin closes (`stopAll` closes it).
  * @example await startCommand('pagetree on Bun', ['/path/to/bun', 'bench/runtimes/bun.ts', 'pagetree'], { pin })
  */
 export async function startCommand<TKind extends string>(
   kind: TKind,
   command: readonly string[],
-  options: Pick<StartOptions, 'pin' | 'root'>,
+  options: Pick<StartOptions, 'pin' | 'root' | 'wrap'>,
 ): Promise<Server<TKind>> {
-  const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...command] : command;
+  const wrapped = [...(options.wrap ?? []), ...command];
+  const [cmd, ...args] = options.pin ? ['taskset', '-c', '0', ...wrapped] : wrapped;
   const child = spawn(cmd!, args, { cwd: options.root ?? ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   children.push(child);
   const port = new Promise<number>((res, rej) => {
@@ -226,7 +227,7 @@ export async function startCommand<TKind extends string>(
     });
     child.once('exit', (code) => rej(new Error(`${kind} exited (${code}) before printing "listening on <port>"`)));
   });
-  return { kind, child, port: await withTimeout(port, 30_000, `starting ${kind}`), info: {} };
+  return { kind, child, port: await withTimeout(port, options.wrap ? 120_000 : 30_000, `starting ${kind}`), info: {} };
 }
 
 /** Clock ticks per second, the unit of /proc's CPU times (getconf CLK_TCK; 100 on Linux). */

@@ -10,54 +10,16 @@
 //   BASE=/tmp/base npm run bench:runtimes     and pagetree@base on Bun, on Deno: another checkout's source (its own node_modules)
 
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { toolPackage } from '../../__tests__/support/package.ts';
 import { contentType, listPath, loadVariants, vary, LIST_ID } from '../e2e/page.tsx';
-import { chosenKinds, baseRoot } from '../lib/main.ts';
 import { fail, formatRatio, printTable } from '../lib/report.ts';
 import { ratioOf, runBench, type Results } from '../lib/server-bench.ts';
-import { framing, send, startCommand, type Server } from '../lib/servers.ts';
+import { framing, send, type Server } from '../lib/servers.ts';
 import { wrkVersion } from '../lib/wrk.ts';
+import { binary, chosenServers, servers, start, type Kind, type Runtime } from './servers.ts';
 
-/** The runtimes, from the npm registry into node_modules/.cache (as the runtime tests get them). */
-const runtimes = {
-  bun: { version: '1.4.5', script: 'bench/runtimes/bun.ts', args: [] as string[] },
-  deno: {
-    version: '2.9.6',
-    script: 'bench/runtimes/deno.ts',
-    // deno.json: JSX through pagetree/jsx-runtime (its source), packages from node_modules.
-    args: ['run', '--allow-net=127.0.0.1', '--allow-env', '--allow-read', '--config', 'bench/runtimes/deno.json'],
-  },
-};
-type Runtime = keyof typeof runtimes;
-
-/** The servers, by kind: the runtime and the name its script takes. The first is the baseline of the tables. */
-const servers = {
-  'Bun.serve': ['bun', 'Bun.serve'],
-  'Bun.serve+als': ['bun', 'Bun.serve+als'],
-  'hono on Bun': ['bun', 'hono'],
-  elysia: ['bun', 'elysia'],
-  'pagetree on Bun': ['bun', 'pagetree'],
-  'pagetree direct on Bun': ['bun', 'pagetree-direct'],
-  'Deno.serve': ['deno', 'Deno.serve'],
-  'Deno.serve+als': ['deno', 'Deno.serve+als'],
-  'hono on Deno': ['deno', 'hono'],
-  'pagetree on Deno': ['deno', 'pagetree'],
-  'pagetree direct on Deno': ['deno', 'pagetree-direct'],
-  // With BASE=<another checkout> (main.ts's baseRoot): its pagetree beside this one's, for an A/B run.
-  'pagetree@base on Bun': ['bun', 'pagetree'],
-  'pagetree@base on Deno': ['deno', 'pagetree'],
-} as const satisfies Record<string, readonly [Runtime, string]>;
-type Kind = keyof typeof servers;
-const base = baseRoot();
-const atBase = (kind: Kind) => kind.startsWith('pagetree@base');
-// KINDS=Bun.serve,pagetree\ on\ Bun,… runs only those (the goals whose two servers both run are printed).
-const known = Object.keys(servers) as Kind[];
-const kinds = chosenKinds(
-  known,
-  known.filter((k) => base || !atBase(k)),
-);
-if (!base && kinds.some(atBase)) fail('KINDS: pagetree@base needs BASE=<another checkout>');
+// KINDS=Bun.serve,pagetree\ on\ Bun,… runs only those (the goals whose two servers both run are printed). The first
+// is the baseline of the tables.
+const kinds = chosenServers();
 
 /** pagetree against each peer on its runtime: the issue's goals (issue 28). */
 const goals: [Kind, Kind, number][] = [
@@ -77,16 +39,6 @@ const goals: [Kind, Kind, number][] = [
   ['pagetree on Bun', 'pagetree@base on Bun', 1.0],
   ['pagetree on Deno', 'pagetree@base on Deno', 1.0],
 ];
-
-function binary(runtime: Runtime): string {
-  return join(toolPackage(runtime, runtimes[runtime].version), '../.bin', runtime);
-}
-
-function start(kind: Kind, pin: boolean): Promise<Server<Kind>> {
-  const [runtime, name] = servers[kind];
-  const { script, args } = runtimes[runtime];
-  return startCommand(kind, [binary(runtime), ...args, script, name], { pin, root: atBase(kind) ? base : undefined });
-}
 
 const variants = loadVariants();
 
