@@ -59,7 +59,7 @@ runServers('bench/runtimes/instructions', 4 * 60 * 60_000, async () => {
       for (const kind of kinds) {
         const perReq = await instructionsPerRequest((wrap) => start(kind, false, wrap), {
           path: listPath,
-          headers: v.headers,
+          headers: v.headers ?? {},
           n: N,
           warm: WARM,
           label: `${kind}-${v.name}`,
