@@ -8,6 +8,7 @@
 //   KINDS=Bun.serve,pagetree\ on\ Bun REPS=1 npm run bench:runtimes:instructions
 //   BASE=/tmp/base KINDS=pagetree@base\ on\ Bun,pagetree\ on\ Bun npm run bench:runtimes:instructions
 //   KEEP=/tmp/cg npm run bench:runtimes:instructions    keeps each count of a 2N load, for callgrind_annotate
+//   VARIANT=partial npm run bench:runtimes:instructions   the partial alone (or full)
 //
 // Two settings make the counts mean something on these runtimes:
 // - `--smc-check=all-non-file`: JavaScriptCore patches its JIT code in place, and valgrind, told nothing, ran stale
@@ -20,7 +21,7 @@
 import { loadVariants, listPath } from '../e2e/page.tsx';
 import { instructionsPerRequest, needValgrind } from '../lib/instructions.ts';
 import { environment, setting } from '../lib/main.ts';
-import { formatInt, formatRatio, median, printTable } from '../lib/report.ts';
+import { fail, formatInt, formatRatio, median, printTable } from '../lib/report.ts';
 import { runServers } from '../lib/servers.ts';
 import { chosenServers, servers, start, type Kind } from './servers.ts';
 
@@ -53,7 +54,9 @@ runServers('bench/runtimes/instructions', 4 * 60 * 60_000, async () => {
       `${REPS} fresh server(s) each`,
   );
   const counts = new Map<string, number[]>(); // `${kind} ${variant}` → one count per rep
-  const variants = loadVariants();
+  const only = process.env.VARIANT; // VARIANT=partial counts the partial alone
+  const variants = loadVariants().filter((v) => !only || v.name.startsWith(only));
+  if (variants.length === 0) fail(`VARIANT=${only}: none of full, partial`);
   for (let rep = 0; rep < REPS; rep++) {
     for (const v of variants) {
       for (const kind of kinds) {
