@@ -205,8 +205,8 @@ export async function startServerOrBase<TKind extends string>(
 
 /**
  * Starts a server that is not a Node child (`command`: its binary and arguments), under `taskset -c 0` when `pin` and
- * after `wrap` when given, and waits for the line `listening on <port>` on its stdout. It has no IPC channel: its CPU time comes from /proc
- * (`serverCpu`), and it should exit when its stdin closes (`stopAll` closes it).
+ * after `wrap` when given, and waits for the line `listening on <port>` on its stdout. It has no IPC channel: its CPU
+ * time comes from /proc (`serverCpu`), and it should exit when its stdin closes (`stopAll` closes it).
  * @example await startCommand('pagetree on Bun', ['/path/to/bun', 'bench/runtimes/bun.ts', 'pagetree'], { pin })
  */
 export async function startCommand<TKind extends string>(

@@ -4,7 +4,7 @@
 // Under wrk the CPU time of these servers moved by ±4–17% from round to round on this VM; a count moves by 0–5%
 // (the GC's timing), so each server is counted REPS times, and the tables give the median and the range.
 //
-//   npm run bench:runtimes:instructions          (needs valgrind; ~20 min)
+//   npm run bench:runtimes:instructions          (needs valgrind; ~35 min)
 //   KINDS=Bun.serve,pagetree\ on\ Bun REPS=1 npm run bench:runtimes:instructions
 //   BASE=/tmp/base KINDS=pagetree@base\ on\ Bun,pagetree\ on\ Bun npm run bench:runtimes:instructions
 //   KEEP=/tmp/cg npm run bench:runtimes:instructions    keeps each count of a 2N load, for callgrind_annotate
