@@ -23,7 +23,7 @@ import { instructionsPerRequest, needValgrind } from '../lib/instructions.ts';
 import { environment, setting } from '../lib/main.ts';
 import { fail, formatInt, formatRatio, median, printTable } from '../lib/report.ts';
 import { runServers } from '../lib/servers.ts';
-import { chosenServers, start, type Kind } from './servers.ts';
+import { chosenServers, servers, start, type Kind } from './servers.ts';
 
 process.env.BUN_JSC_useConcurrentGC ??= '0'; // the servers inherit both (Deno ignores them)
 process.env.BUN_JSC_useConcurrentJIT ??= '0';
@@ -42,10 +42,6 @@ const kinds = chosenServers([
   'hono on Deno',
   'pagetree on Deno',
 ]);
-
-/** pagetree against each server on its runtime, when both were counted. */
-const peers: Kind[] = ['Bun.serve', 'Bun.serve+als', 'hono on Bun', 'elysia', 'pagetree@base on Bun'];
-const denoPeers: Kind[] = ['Deno.serve', 'Deno.serve+als', 'hono on Deno', 'pagetree@base on Deno'];
 
 runServers('bench/runtimes/instructions', 4 * 60 * 60_000, async () => {
   needValgrind();
@@ -69,7 +65,8 @@ runServers('bench/runtimes/instructions', 4 * 60 * 60_000, async () => {
           valgrindArgs: ['--smc-check=all-non-file'],
         });
         console.log(`  ${v.name} ${kind}: ${formatInt(perReq)} instructions/request`);
-        counts.set(`${kind} ${v.name}`, [...(counts.get(`${kind} ${v.name}`) ?? []), perReq]);
+        const key = `${kind} ${v.name}`;
+        counts.set(key, [...(counts.get(key) ?? []), perReq]);
       }
     }
   }
@@ -82,14 +79,12 @@ runServers('bench/runtimes/instructions', 4 * 60 * 60_000, async () => {
     });
     printTable(['server', 'instructions/req', 'range'], rows);
   }
-  // >1: pagetree runs fewer instructions per request than the peer.
+  // pagetree against every other server counted on its runtime; >1: pagetree runs fewer instructions per request.
   const rows: string[][] = [];
-  for (const [subject, list] of [
-    ['pagetree on Bun', peers],
-    ['pagetree on Deno', denoPeers],
-  ] as const) {
-    for (const peer of list) {
-      if (!kinds.includes(subject) || !kinds.includes(peer)) continue;
+  for (const subject of ['pagetree on Bun', 'pagetree on Deno'] as const) {
+    if (!kinds.includes(subject)) continue;
+    for (const peer of kinds) {
+      if (peer === subject || servers[peer][0] !== servers[subject][0]) continue;
       const ratio = (variant: string) => formatRatio(median(of(peer, variant)!) / median(of(subject, variant)!));
       rows.push([subject, peer, ...variants.map((v) => ratio(v.name))]);
     }
