@@ -30,6 +30,7 @@ import {
   type PageRequest,
   type RenderTarget,
 } from '../core/index.ts';
+import { detailsRecord, notHtmx, readHtmx } from '../core/page/htmx-details.ts';
 
 const quiet = { error: () => {}, warn: () => {} };
 
@@ -213,11 +214,72 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
     ],
     // htmx 4 restores history with a plain request: no HX-Request.
     ['htmx 4 history restore', { 'hx-history-restore-request': 'true', 'hx-request-type': 'full' }, {}],
+    // And an htmx 4 request never is one: htmx 2's header is not read from it (docs/htmx.md).
+    [
+      'htmx 4 with htmx 2 history header',
+      { 'hx-request': 'true', 'hx-request-type': 'partial', 'hx-history-restore-request': 'true' },
+      { version: 4, requestType: 'partial' },
+    ],
   ])('%s', async (_name, headers, want) => {
     const res = await mux.fetch(new Request('http://localhost/details', { headers }));
     const isHtmx = headers['hx-request'] === 'true';
     const htmx = isHtmx ? { isHtmx, version: 2, swapsIntoElement: true } : {};
     expect(await res.json()).toEqual({ ...none, ...htmx, ...want });
+  });
+
+  // A header read costs Deno ~1,500 instructions (issue 28): what picks the component is read at once, the rest
+  // when a page asks, once.
+  test('reads the headers that pick a component at once, each other one on first use, once', () => {
+    const asked: string[] = [];
+    const headers = new Headers({
+      'hx-request': 'true',
+      'hx-target': 'list',
+      'hx-trigger': 'del',
+      'hx-trigger-name': 'action',
+      'hx-current-url': 'http://x/a',
+      'hx-boosted': 'true',
+    });
+    const get = headers.get.bind(headers);
+    headers.get = (name: string) => (asked.push(name), get(name));
+    const details = readHtmx(headers);
+    expect(asked).toEqual(['hx-request', 'hx-request-type', 'hx-history-restore-request', 'hx-target']);
+    expect(details.target).toBe('list');
+    expect(details.sourceId).toBe('del');
+    expect(details.sourceId).toBe('del');
+    expect(details.currentUrl).toBe('http://x/a');
+    expect(details.swapsIntoElement).toBe(false);
+    expect(details.boosted).toBe(true);
+    expect(asked.slice(4)).toEqual(['hx-trigger', 'hx-current-url', 'hx-boosted']);
+  });
+
+  test('details give every field to JSON.stringify and detailsRecord, a spread the five read at once', () => {
+    const details = htmxDetails(
+      htmxRequest('/x', { version: 2, target: 'list', source: 'del', currentUrl: 'http://x/a' }),
+    );
+    const all = {
+      isHtmx: true,
+      version: 2,
+      boosted: false,
+      historyRestore: false,
+      requestType: null,
+      target: 'list',
+      sourceId: 'del',
+      sourceTag: null,
+      sourceName: null,
+      currentUrl: 'http://x/a',
+      prompt: null,
+      swapsIntoElement: true,
+    };
+    expect(JSON.parse(JSON.stringify(details))).toEqual(all);
+    expect(detailsRecord(details)).toEqual(all);
+    expect({ ...details }).toEqual({
+      isHtmx: true,
+      version: 2,
+      requestType: null,
+      historyRestore: false,
+      target: 'list',
+    });
+    expect(detailsRecord(notHtmx)).toEqual(notHtmx);
   });
 
   test('a prompt round-trips through htmxRequest and htmxDetails', () => {

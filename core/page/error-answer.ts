@@ -18,6 +18,7 @@ import type { PageNode } from './page-node.ts';
 import type { RenderTarget } from './render-target.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
 import { traceError } from './tracing.ts';
+import { detailsRecord } from './htmx-details.ts';
 import { htmlHeaders, mergeVary, withRecorded, withVary } from './page-answer.ts';
 import type { RouteHandlerOptions } from './dispatch.ts';
 
@@ -93,7 +94,7 @@ export function boundaryError(
   ctx: RequestContext,
   options: RouteHandlerOptions,
 ): string | Promise<string> {
-  const fragment: RequestContext = { ...ctx, htmx: { ...ctx.htmx, swapsIntoElement: true } };
+  const fragment: RequestContext = { ...ctx, htmx: { ...detailsRecord(ctx.htmx), swapsIntoElement: true } };
   const text = (out: Response) => out.text();
   return requestContext.run(fragment, () => {
     const res = errorAnswer(err, fragment, options, 0);

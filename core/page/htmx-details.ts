@@ -87,36 +87,110 @@ export function htmxDetails(req?: Request): HtmxDetails {
 }
 
 /**
- * Reads the htmx headers of a request.
+ * Reads the htmx headers of a request: at once the four that decide what to render (`HX-Request`, `HX-Request-Type`,
+ * `HX-Target`, htmx 2's `HX-History-Restore-Request`), each of the others when its field is first read.
  * @example readHtmx(new Headers({ 'hx-request': 'true', 'hx-target': 'ul#list', 'hx-request-type': 'partial' })).target // → "list"
  */
 export function readHtmx(headers: Headers): HtmxDetails {
   if (headers.get('hx-request') !== 'true') return notHtmx;
-  const type = headers.get('hx-request-type');
-  const htmx4 = type !== null;
-  let sourceId: string | null;
-  let sourceTag: string | null = null;
-  if (htmx4) {
-    const source = headers.get('hx-source');
-    [sourceTag, sourceId] = source === null ? [null, null] : splitTagId(source);
-  } else {
-    sourceId = headers.get('hx-trigger') || null;
+  return new HtmxRequestDetails(headers, headers.get('hx-request-type'));
+}
+
+// An htmx request's details. A header read is not free: on Deno each `headers.get` runs ~1,500 instructions of
+// JavaScript (it validates the name and scans the whole header list), and reading all nine htmx headers up front
+// cost a partial ~7% of its instructions (bench/runtimes/instructions.ts, issue 28). So a field that picks no
+// component (where htmx put the answer, what sent it, the prompt) reads its header when a page first asks, once.
+// They are getters on this class: `JSON.stringify` (toJSON) and `detailsRecord` give every field, a spread only the
+// five read at once.
+class HtmxRequestDetails implements HtmxDetails {
+  readonly isHtmx = true;
+  readonly version: 2 | 4;
+  readonly requestType: 'partial' | 'full' | null;
+  readonly historyRestore: boolean;
+  readonly target: string | null;
+  readonly #headers: Headers;
+  // Each read on first use; undefined until then.
+  #boosted: boolean | undefined = undefined;
+  #source: [tag: string | null, id: string | null] | undefined = undefined;
+  #sourceName: string | null | undefined = undefined;
+  #currentUrl: string | null | undefined = undefined;
+  #prompt: string | null | undefined = undefined;
+
+  constructor(headers: Headers, type: string | null) {
+    const htmx4 = type !== null;
+    this.version = htmx4 ? 4 : 2;
+    this.requestType = type === 'full' ? 'full' : type === 'partial' ? 'partial' : null;
+    // htmx 4 restores history with a plain request, and sends no such header (docs/htmx.md).
+    this.historyRestore = !htmx4 && headers.get('hx-history-restore-request') === 'true';
+    this.target = targetId(headers.get('hx-target'), htmx4);
+    this.#headers = headers;
   }
-  const boosted = headers.get('hx-boosted') === 'true';
-  const historyRestore = headers.get('hx-history-restore-request') === 'true';
+
+  get boosted(): boolean {
+    return (this.#boosted ??= this.#headers.get('hx-boosted') === 'true');
+  }
+  get swapsIntoElement(): boolean {
+    return !this.historyRestore && this.requestType !== 'full' && !this.boosted;
+  }
+  get sourceId(): string | null {
+    return this.#sourceParts()[1];
+  }
+  get sourceTag(): string | null {
+    return this.#sourceParts()[0];
+  }
+  get sourceName(): string | null {
+    if (this.#sourceName === undefined) {
+      this.#sourceName = this.version === 4 ? null : this.#headers.get('hx-trigger-name') || null;
+    }
+    return this.#sourceName;
+  }
+  get currentUrl(): string | null {
+    if (this.#currentUrl === undefined) this.#currentUrl = this.#headers.get('hx-current-url');
+    return this.#currentUrl;
+  }
+  get prompt(): string | null {
+    if (this.#prompt === undefined) {
+      const prompt = this.#headers.get('hx-prompt');
+      this.#prompt = this.version === 4 ? decodePrompt(prompt) : prompt;
+    }
+    return this.#prompt;
+  }
+  toJSON(): HtmxDetails {
+    return detailsRecord(this);
+  }
+
+  // htmx 4's HX-Source "tag#id", or htmx 2's HX-Trigger (an id alone).
+  #sourceParts(): [tag: string | null, id: string | null] {
+    if (this.#source === undefined) {
+      if (this.version === 4) {
+        const source = this.#headers.get('hx-source');
+        this.#source = source === null ? [null, null] : splitTagId(source);
+      } else {
+        this.#source = [null, this.#headers.get('hx-trigger') || null];
+      }
+    }
+    return this.#source;
+  }
+}
+
+/**
+ * Every field of htmx details as a plain object (what a spread of them would not give: most are getters).
+ * @example { ...detailsRecord(htmxDetails()), swapsIntoElement: true }
+ */
+export function detailsRecord(d: HtmxDetails): HtmxDetails {
   return {
-    isHtmx: true,
-    version: htmx4 ? 4 : 2,
-    boosted,
-    historyRestore,
-    requestType: type === 'full' ? 'full' : type === 'partial' ? 'partial' : null,
-    target: targetId(headers.get('hx-target'), htmx4),
-    sourceId,
-    sourceTag,
-    sourceName: htmx4 ? null : headers.get('hx-trigger-name') || null,
-    currentUrl: headers.get('hx-current-url'),
-    prompt: htmx4 ? decodePrompt(headers.get('hx-prompt')) : headers.get('hx-prompt'),
-    swapsIntoElement: !boosted && !historyRestore && type !== 'full',
+    isHtmx: d.isHtmx,
+    version: d.version,
+    boosted: d.boosted,
+    historyRestore: d.historyRestore,
+    requestType: d.requestType,
+    target: d.target,
+    sourceId: d.sourceId,
+    sourceTag: d.sourceTag,
+    sourceName: d.sourceName,
+    currentUrl: d.currentUrl,
+    prompt: d.prompt,
+    swapsIntoElement: d.swapsIntoElement,
   };
 }
 
