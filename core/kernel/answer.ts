@@ -173,6 +173,16 @@ export function liteData(res: Response): Answer | undefined {
 }
 
 /**
+ * The body of a LiteResponse whose body nobody has read, or undefined (a real Response, or one turned real).
+ * @example liteBody(liteResponse(200, 'hi', {})) // → "hi"
+ */
+export function liteBody(res: Response): Answer['body'] | undefined {
+  const lite = res as unknown as Partial<LiteResponse>;
+  const data = lite[kData];
+  return data === undefined || lite[kReal] ? undefined : data.body;
+}
+
+/**
  * Headers as the record node:http writes: one value a name, but each Set-Cookie on its own (a joined list of
  * cookies would be read as one).
  * @example headerRecord(res.headers) // → { "content-type": "text/html", "set-cookie": ["a=1", "b=2"] }

@@ -17,7 +17,7 @@
 // body is rendered whole before anything is sent (a streamed page: its shell):
 // an error mid-render sends the error handler's answer, never half a page.
 
-import { requestContext, type RequestContext } from './context.ts';
+import { answerInContext, requestContext, type RequestContext } from './context.ts';
 import { notHtmx, readHtmx } from './htmx-details.ts';
 import { answerHeaders, withRegions } from './htmx-response.ts';
 import { HttpError, MountError } from '../errors.ts';
@@ -153,8 +153,8 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       stream: undefined,
       nonce: undefined,
     };
-    if (tracing(observe)) return traceRequest(ctx, () => requestContext.run(ctx, bounded, ctx), observe);
-    return requestContext.run(ctx, bounded, ctx);
+    if (tracing(observe)) return traceRequest(ctx, () => answerInContext(ctx, bounded), observe);
+    return answerInContext(ctx, bounded);
   };
 }
 
