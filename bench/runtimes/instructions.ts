@@ -3,8 +3,11 @@
 // WARM requests uncounted, then N and 2N counted, and the difference divided by N), each server in a fresh process.
 // Under wrk the CPU time of these servers moved by ±4–17% from round to round on this VM; a count moves by 0–5%
 // (the GC's timing), so each server is counted REPS times, and the tables give the median and the range.
+// N is 3,000 on Bun and 20,000 on Deno: a window must hold many of the runtime's GC cycles. With a request context
+// that kept the request alive, Deno ran a mark-compact every ~15,000 requests, and a window of 3,000 held one or none:
+// one server's counts moved between 205,000 and 231,000; with 20,000 they repeat within 0.1%.
 //
-//   npm run bench:runtimes:instructions          (needs valgrind; ~35 min)
+//   npm run bench:runtimes:instructions          (needs valgrind; ~90 min)
 //   KINDS=Bun.serve,pagetree\ on\ Bun REPS=1 npm run bench:runtimes:instructions
 //   BASE=/tmp/base KINDS=pagetree@base\ on\ Bun,pagetree\ on\ Bun npm run bench:runtimes:instructions
 //   KEEP=/tmp/cg npm run bench:runtimes:instructions    keeps each count of a 2N load, for callgrind_annotate
@@ -28,7 +31,8 @@ import { chosenServers, servers, start, type Kind } from './servers.ts';
 process.env.BUN_JSC_useConcurrentGC ??= '0'; // the servers inherit both (Deno ignores them)
 process.env.BUN_JSC_useConcurrentJIT ??= '0';
 
-const N = setting('N', 3_000, 1_000, 1_000_000);
+// N=… sets both runtimes' windows.
+const nOf = (kind: Kind) => setting('N', servers[kind][0] === 'deno' ? 20_000 : 3_000, 1_000, 1_000_000);
 const WARM = setting('WARM', 20_000, 1_000, 1_000_000);
 const REPS = setting('REPS', 2, 1, 10);
 const kinds = chosenServers([
@@ -45,8 +49,9 @@ const kinds = chosenServers([
 
 runServers('bench/runtimes/instructions', 4 * 60 * 60_000, async () => {
   needValgrind();
+  const windows = `${formatInt(nOf('Bun.serve'))} (Bun) or ${formatInt(nOf('Deno.serve'))} (Deno)`;
   console.log(
-    `bench/runtimes/instructions: ${environment()}; ${formatInt(N)} counted requests after ${formatInt(WARM)}, ` +
+    `bench/runtimes/instructions: ${environment()}; ${windows} counted requests after ${formatInt(WARM)}, ` +
       `${REPS} fresh server(s) each`,
   );
   const counts = new Map<string, number[]>(); // `${kind} ${variant}` → one count per rep
@@ -59,7 +64,7 @@ runServers('bench/runtimes/instructions', 4 * 60 * 60_000, async () => {
         const perReq = await instructionsPerRequest((wrap) => start(kind, false, wrap), {
           path: listPath,
           headers: v.headers ?? {},
-          n: N,
+          n: nOf(kind),
           warm: WARM,
           label: `${kind}-${v.name}`,
           valgrindArgs: ['--smc-check=all-non-file'],
