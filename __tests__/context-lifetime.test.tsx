@@ -24,7 +24,7 @@ class SyncPage {
     return { now: currentPage().name };
   }
   page(p: { now: string }) {
-    return <p>{p.now}</p>;
+    return <p safe>{p.now}</p>;
   }
 }
 
@@ -35,7 +35,7 @@ class AsyncPage {
     return { now: currentPage().name };
   }
   page(p: { now: string }) {
-    return <p>{p.now}</p>;
+    return <p safe>{p.now}</p>;
   }
 }
 
