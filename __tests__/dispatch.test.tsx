@@ -229,6 +229,8 @@ describe('htmx partials', () => {
     ['hyphen-boundary suffix', htmx2('main-todo-list'), list],
     ['longest suffix wins (list-stats over stats)', htmx2('my-list-stats'), '<b>list stats</b>'],
     ['other component', htmx4('footer#todos-stats'), '<span>2 items</span>'],
+    // htmx 2 sends no HX-Target on a history restore: a request that names one is no restore.
+    ['htmx 2 history header with a target', htmx2('todos-todo-list', { 'HX-History-Restore-Request': 'true' }), list],
   ])('%s renders only that component', async (_, headers, want) => {
     const r = await fetchPage(mux, '/todos', { headers });
     expect(r.status).toBe(200);
@@ -238,7 +240,7 @@ describe('htmx partials', () => {
 
   test.each([
     ['no HX-Request', { 'HX-Target': 'todos-todo-list' }],
-    ['htmx 2 history restore', htmx2('todos-todo-list', { 'HX-History-Restore-Request': 'true' })],
+    ['htmx 2 history restore', htmx2(undefined, { 'HX-History-Restore-Request': 'true' })],
     ['htmx 4 full request', htmx4('div#todos-todo-list', { 'HX-Request-Type': 'full' })],
     ['htmx 4 bare tag (no id)', htmx4('body')],
     ['no target', htmx2()],

@@ -212,7 +212,13 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
       { 'hx-request': 'true', 'hx-request-type': 'partial', 'hx-prompt': 'caf%C3%A9' },
       { version: 4, requestType: 'partial', prompt: 'café' },
     ],
-    // htmx 4 restores history with a plain request: no HX-Request.
+    // htmx 2 never names a target on a restore (what htmx 2.0 sent, seen in Chromium): one that does is no restore.
+    [
+      'htmx 2 history header with a target',
+      { 'hx-request': 'true', 'hx-history-restore-request': 'true', 'hx-target': 'tasks-task-list' },
+      { target: 'tasks-task-list' },
+    ],
+    // htmx 4 restores history without HX-Request (what htmx 4.0 sent, seen in Chromium): a page load.
     ['htmx 4 history restore', { 'hx-history-restore-request': 'true', 'hx-request-type': 'full' }, {}],
     // And an htmx 4 request never is one: htmx 2's header is not read from it (docs/htmx.md).
     [
@@ -242,14 +248,23 @@ describe('htmxDetails: one view of what htmx 2 and htmx 4 say', () => {
     const get = headers.get.bind(headers);
     headers.get = (name: string) => (asked.push(name), get(name));
     const details = readHtmx(headers);
-    expect(asked).toEqual(['hx-request', 'hx-request-type', 'hx-history-restore-request', 'hx-target']);
+    expect(asked).toEqual(['hx-request', 'hx-request-type', 'hx-target']);
     expect(details.target).toBe('list');
     expect(details.sourceId).toBe('del');
     expect(details.sourceId).toBe('del');
     expect(details.currentUrl).toBe('http://x/a');
     expect(details.swapsIntoElement).toBe(false);
     expect(details.boosted).toBe(true);
-    expect(asked.slice(4)).toEqual(['hx-trigger', 'hx-current-url', 'hx-boosted']);
+    expect(asked.slice(3)).toEqual(['hx-trigger', 'hx-current-url', 'hx-boosted']);
+  });
+
+  test('reads htmx 2 history header only when the request names no target', () => {
+    const asked: string[] = [];
+    const headers = new Headers({ 'hx-request': 'true', 'hx-history-restore-request': 'true' });
+    const get = headers.get.bind(headers);
+    headers.get = (name: string) => (asked.push(name), get(name));
+    expect(readHtmx(headers)).toMatchObject({ historyRestore: true, target: null, swapsIntoElement: false });
+    expect(asked).toEqual(['hx-request', 'hx-request-type', 'hx-target', 'hx-history-restore-request']);
   });
 
   test('details give every field to JSON.stringify and detailsRecord, a spread the five read at once', () => {
@@ -355,7 +370,11 @@ describe('htmxRequest builds what each htmx sends', () => {
       { version: 2, historyRestore: true, target: 'list' },
       { 'hx-request': 'true', 'hx-history-restore-request': 'true' },
     ],
-    ['htmx 4 history restore: a plain load', { historyRestore: true }, {}],
+    [
+      'htmx 4 history restore: no HX-Request',
+      { historyRestore: true },
+      { 'hx-history-restore-request': 'true', 'hx-request-type': 'full' },
+    ],
     [
       'htmx 4 prompt, URI-encoded as its extension sends it',
       { prompt: 'café 100%' },

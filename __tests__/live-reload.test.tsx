@@ -50,7 +50,7 @@ test.each([
 
 test('a history restore is a full page and gets the script', async () => {
   const page = await fetchPage(devMux(), '/', {
-    headers: htmx2('home-list', { 'HX-History-Restore-Request': 'true' }),
+    headers: htmx2(undefined, { 'HX-History-Restore-Request': 'true' }),
   });
   expect(page.body).toContain('/__pagetree/live-reload');
 });

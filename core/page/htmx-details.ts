@@ -9,7 +9,8 @@
 //   source element      HX-Trigger: delete-btn          HX-Source: button#delete-btn
 //                       HX-Trigger-Name: action
 //   boosted             HX-Boosted: true                HX-Boosted: true
-//   history restore     HX-History-Restore-Request      (no HX-Request at all: a plain load)
+//   history restore     HX-History-Restore-Request      HX-History-Restore-Request and HX-Request-Type: full,
+//                       (and no HX-Target)              but no HX-Request: not an htmx request, a page load
 //   current URL         HX-Current-URL                  HX-Current-URL
 //   prompt answer       HX-Prompt                       HX-Prompt, URI-encoded (its hx-prompt extension)
 //
@@ -21,7 +22,7 @@
 //   (none)                                                   false   a plain load (and htmx 4's history restore)
 //   true        HX-Target: tr#row-3 / closest tr / main      true    whatever the target, component or not
 //   true        HX-Boosted: true                             false
-//   true        HX-History-Restore-Request: true (htmx 2)    false
+//   true        HX-History-Restore-Request: true (htmx 2)    false   (with no HX-Target: htmx 2 sends none then)
 //   true        HX-Request-Type: full (htmx 4)               false
 // A request that is not from htmx gets one shared object with every field empty.
 
@@ -87,8 +88,9 @@ export function htmxDetails(req?: Request): HtmxDetails {
 }
 
 /**
- * Reads the htmx headers of a request: at once the four that decide what to render (`HX-Request`, `HX-Request-Type`,
- * `HX-Target`, htmx 2's `HX-History-Restore-Request`), each of the others when its field is first read.
+ * Reads the htmx headers of a request: at once those that decide what to render (`HX-Request`, `HX-Request-Type`,
+ * `HX-Target`, and htmx 2's `HX-History-Restore-Request` when there is no `HX-Target`), each of the others when its
+ * field is first read.
  * @example readHtmx(new Headers({ 'hx-request': 'true', 'hx-target': 'ul#list', 'hx-request-type': 'partial' })).target // → "list"
  */
 export function readHtmx(headers: Headers): HtmxDetails {
@@ -120,9 +122,12 @@ class HtmxRequestDetails implements HtmxDetails {
     const htmx4 = type !== null;
     this.version = htmx4 ? 4 : 2;
     this.requestType = type === 'full' ? 'full' : type === 'partial' ? 'partial' : null;
-    // htmx 4 restores history with a plain request, and sends no such header (docs/htmx.md).
-    this.historyRestore = !htmx4 && headers.get('hx-history-restore-request') === 'true';
-    this.target = targetId(headers.get('hx-target'), htmx4);
+    const target = headers.get('hx-target');
+    this.target = targetId(target, htmx4);
+    // htmx 2 restores history with HX-Request, HX-History-Restore-Request and HX-Current-URL, never an HX-Target, so
+    // a request that names a target is no restore (and a partial reads one header less). htmx 4 restores without
+    // HX-Request: no htmx request here (docs/htmx.md).
+    this.historyRestore = !htmx4 && target === null && headers.get('hx-history-restore-request') === 'true';
     this.#headers = headers;
   }
 

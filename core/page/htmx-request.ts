@@ -7,7 +7,7 @@
 //     htmx 4            HX-Request: true, HX-Boosted: true, HX-Target: body, HX-Request-Type: full
 //     { version: 2 }    HX-Request: true, HX-Boosted: true
 //   htmxRequest('/', { historyRestore: true })
-//     htmx 4            no htmx header at all (htmx 4 restores history with a plain load)
+//     htmx 4            HX-History-Restore-Request: true, HX-Request-Type: full (no HX-Request: a page load)
 //     { version: 2 }    HX-Request: true, HX-History-Restore-Request: true
 //   htmxRequest('/contacts', { targetTag: 'tr', sourceTag: 'button' })   (elements without an id: a tag alone)
 //     htmx 4            HX-Request: true, HX-Target: tr, HX-Source: button, HX-Request-Type: partial
@@ -44,7 +44,7 @@ export interface HtmxRequestOptions {
   sourceName?: string;
   /** A boosted link or form. */
   boosted?: boolean;
-  /** A history restore: htmx 2's `HX-History-Restore-Request`, a plain load for htmx 4. */
+  /** A history restore: `HX-History-Restore-Request`, with htmx 2's `HX-Request` or htmx 4's `HX-Request-Type: full`. */
   historyRestore?: boolean;
   /** The browser's URL (`HX-Current-URL`). */
   currentUrl?: string;
@@ -83,7 +83,11 @@ function named(tag: string, elementId: string | null): Named {
 export function htmxRequest(url: string, options: HtmxRequestOptions = {}): Request {
   const version = options.version ?? 4;
   const headers = new Headers();
-  if (!(options.historyRestore && version === 4)) {
+  if (options.historyRestore && version === 4) {
+    // What htmx 4.0 sends on the back button when it restores with a request (seen in Chromium): no HX-Request.
+    headers.set('hx-history-restore-request', 'true');
+    headers.set('hx-request-type', 'full');
+  } else {
     headers.set('hx-request', 'true');
     const target = element(options.target, options.targetTag, 'div');
     const source = element(options.source, options.sourceTag, 'button');
