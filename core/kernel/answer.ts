@@ -161,10 +161,9 @@ function describe(value: unknown): string {
  * Response, or a LiteResponse turned into one). For the steps that pass a hand-made Response on untouched.
  */
 export function liteData(res: Response): Answer | undefined {
-  const lite = res as unknown as Partial<LiteResponse>;
-  const data = lite[kData];
-  if (!data || lite[kReal]) return undefined;
-  const h = lite[kHeaders];
+  const data = unread(res);
+  if (data === undefined) return undefined;
+  const h = (res as unknown as Partial<LiteResponse>)[kHeaders];
   if (!h) return data;
   // Headers were touched: send what they hold now.
   const answer: Answer = { status: data.status, headers: headerRecord(h), body: data.body };
@@ -177,9 +176,14 @@ export function liteData(res: Response): Answer | undefined {
  * @example liteBody(liteResponse(200, 'hi', {})) // → "hi"
  */
 export function liteBody(res: Response): Answer['body'] | undefined {
+  return unread(res)?.body;
+}
+
+// The answer a LiteResponse was made with, unless it is no LiteResponse or has been turned into a real Response.
+function unread(res: Response): Answer | undefined {
   const lite = res as unknown as Partial<LiteResponse>;
   const data = lite[kData];
-  return data === undefined || lite[kReal] ? undefined : data.body;
+  return data === undefined || lite[kReal] ? undefined : data;
 }
 
 /**
