@@ -389,6 +389,8 @@ describe('ServeMux with nothing registered (Go TestEmptyServeMux, TestMuxRedirec
     ['leading-dotdot-redirect', 'GET', '/../../foo.txt', { status: 307, location: '/foo.txt', pattern: '' }],
     // "GET http://example.com HTTP/1.1": an absolute URL without a path is redirected to "/".
     ['absolute-url-without-path-redirects-to-root', 'GET', '', { status: 307, location: '/' }],
+    // "GET http://example.com?x=1 HTTP/1.1": the query is kept, the Location is a path (issue 40).
+    ['absolute-url-without-path-keeps-query', 'GET', '?x=1', { status: 307, location: '/?x=1' }],
     // "OPTIONS * HTTP/1.1" reaching the mux is a bad request.
     ['options-star-is-bad-request', 'OPTIONS', '*', { status: 400 }],
   ])('%s: %s %j', async (_name, method, target, want) => {
@@ -871,6 +873,15 @@ describe('ServeMux: redirects (extra)', () => {
     ['utf8-path-redirect', ['/caf%C3%A9/'], 'GET', '/caf%C3%A9', { status: 307, location: '/caf%C3%A9/' }],
     ['escaped-braces-redirect', ['/{x}/'], 'GET', '/%7Bx%7D', { status: 307, location: '/%7Bx%7D/' }],
     ['escaped-space-redirect', ['/{x}/'], 'GET', '/a%20b', { status: 307, location: '/a%20b/' }],
+    // The Location escapes what Go's url.URL escapes in a path, "*" and "!'()" included (issue 40).
+    ['clean-redirect-escapes-star', ['/'], 'GET', '/x/../a*b', { status: 307, location: '/a%2Ab', pattern: '/' }],
+    [
+      'slash-redirect-escapes-sub-delims',
+      ['/{x}/'],
+      'GET',
+      "/a!b'(c)*",
+      { status: 307, location: '/a%21b%27%28c%29%2A/' },
+    ],
     ['clean-then-slash-redirect', ['/a/b/'], 'GET', '//a//b', { status: 307, location: '/a/b/', pattern: '/a/b/' }],
     ['clean-redirect-for-put', ['/a/'], 'PUT', '/a/./?k=v', { status: 307, location: '/a/?k=v', pattern: '/a/' }],
     [

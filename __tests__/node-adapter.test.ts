@@ -146,7 +146,8 @@ test('malformed percent-encoding is routed, not crashed on', async () => {
 
 test('malformed requests get a clean 4xx', async () => {
   expect(await raw(port, 'GET /users/1 HTTP/1.1\r\nHost: a b\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
-  expect(await raw(port, 'OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
+  // "*" is a target for OPTIONS only (which the server answers, as Go's: issue 40); the mux answers 400 to any other.
+  expect(await raw(port, 'GET * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
   expect(await raw(port, 'GET /\u0001 HTTP/1.1\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 /);
   const huge = `GET /users/1 HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`;
   expect(await raw(port, huge)).toMatch(/^HTTP\/1\.1 431 /);

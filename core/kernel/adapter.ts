@@ -21,7 +21,10 @@
 export interface RequestTarget {
   /** The host as sent, port included (the mux strips it as Go does). */
   host: string;
-  /** The escaped path, starting with "/" (or "*" for `OPTIONS *`). */
+  /**
+   * The escaped path, starting with "/"; "*" for `OPTIONS *`; '' for an absolute-form target without one
+   * (`GET http://a.com HTTP/1.1`), which the mux redirects to "/" as Go's does.
+   */
   path: string;
   /** The raw query without "?", or "". */
   query: string;
@@ -150,8 +153,11 @@ function runtimeClient(req: Request, info: object): string {
 
 /**
  * Splits an absolute URL string into host, escaped path and query without
- * building a URL object (several times cheaper per request).
+ * building a URL object (several times cheaper per request). A target without
+ * a path keeps it empty, as Go's url.ParseRequestURI does (a WHATWG URL of
+ * http or https always has one).
  * @example parseTarget('http://a.com:80/x%2Fy?q=1') // → { host: "a.com:80", path: "/x%2Fy", query: "q=1" }
+ * @example parseTarget('http://a.com?q=1') // → { host: "a.com", path: "", query: "q=1" }
  */
 export function parseTarget(url: string): RequestTarget {
   const scheme = url.indexOf('://');
@@ -169,7 +175,7 @@ export function parseTarget(url: string): RequestTarget {
   const at = host.lastIndexOf('@');
   return {
     host: at < 0 ? host : host.slice(at + 1),
-    path: q > pathStart ? url.slice(pathStart, q) : '/',
+    path: url.slice(pathStart, q),
     query: q < hash ? url.slice(q + 1, hash) : '',
   };
 }

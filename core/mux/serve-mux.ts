@@ -3,7 +3,8 @@
 //
 // handle() parses the pattern, rejects it if it conflicts with one already
 // registered, and adds it to the routing tree. A request is routed by
-//   1. cleaning its path ("/a//b/../c" → 307 to "/a/c", query kept),
+//   1. cleaning its path ("/a//b/../c" → 307 to "/a/c", query kept; the empty path of
+//      "GET http://a.com HTTP/1.1" → 307 to "/"),
 //   2. matching host, method and path in the tree (most specific wins),
 //   3. failing that, redirecting "/x" to "/x/" when only "/x/" would match (307),
 //   4. failing that, 405 with Allow when another method would match, else 404 (handleNotFound replaces it).
@@ -143,7 +144,8 @@ export class ServeMux implements HandlerObject {
   #route(req: Request): Route<Handler> {
     const method = req.method;
     const target = requestTarget(req);
-    // Go's server answers the request target "*" (OPTIONS *) with 400 before routing.
+    // Go's ServeMux answers the request target "*" with 400 before routing (Go's server, and serve(), answer
+    // "OPTIONS *" themselves before it gets here).
     if (target.path === '*') return badRequest;
     const tree = this.#tree;
     const sp = this.#split;
@@ -188,18 +190,19 @@ function redirect(location: string, pattern: string): Route<Handler> {
   return new Route<Handler>((r: Request) => redirectResponse(r.method, location, 307), null, pattern);
 }
 
-// A redirect Location from the request's own path and query. Every byte of
-// the path that is not a URL path character is escaped (as Go's url.URL does):
-// a raw "\\" from node's request line would otherwise make "/\\evil.com/" a
-// link to another origin, since browsers read "\\" as "/". The query is kept
-// as it came, as in Go: it cannot change where the link goes.
+// A redirect Location from the request's own path and query. The path is escaped as Go's url.URL escapes one
+// (shouldEscape for a path): every byte but letters, digits, "-._~", "$&+,;=:@" and "/", so "/x/../a*b" goes to
+// "/a%2Ab" as in Go, though a URL may hold "!'()*" unescaped. A raw "\\" from node's request line would otherwise
+// make "/\\evil.com/" a link to another origin, since browsers read "\\" as "/". Unlike Go, a valid "%XX" stays as
+// sent (Go escapes its "%" again: "/a%2Fb" would become "/a%252Fb", another path). The query is kept as it came, as
+// in Go: it cannot change where the link goes.
 function withQuery(path: string, query: string): string {
   unsafeInPath.lastIndex = 0;
   const p = unsafeInPath.test(path) ? path.replace(unsafeInPath, escapeChar) : path;
   return query === '' ? p : `${p}?${query}`;
 }
 
-const unsafeInPath = /[^A-Za-z0-9\-._~!$&'()*+,;=:@/%]|%(?![0-9A-Fa-f]{2})/g;
+const unsafeInPath = /[^A-Za-z0-9\-._~$&+,;=:@/%]|%(?![0-9A-Fa-f]{2})/g;
 
 function escapeChar(c: string): string {
   return Array.from(Buffer.from(c, 'utf8'), (b) => '%' + b.toString(16).toUpperCase().padStart(2, '0')).join('');

@@ -14,7 +14,7 @@ import { callHandler, setRoute, type Handler } from '../kernel/request.ts';
 import { requestTarget } from '../kernel/adapter.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
 import { consoleLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
-import { answerOf, textError, type Answer } from '../kernel/answer.ts';
+import { answerOf, liteResponse, textError, type Answer } from '../kernel/answer.ts';
 import { createRequest } from './request.ts';
 import { takeEvents, type EventSink } from '../http/event-stream.ts';
 
@@ -68,6 +68,13 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
     if (repeatsHost(incoming.rawHeaders)) {
       // Go answers 400 too: node keeps the first Host, a proxy may have routed by the second.
       send(outgoing, req, textError(400, 'Bad Request: too many Host headers'), logger);
+      return;
+    }
+    if (incoming.url === '*' && incoming.method === 'OPTIONS') {
+      // A question about the server, not a resource (RFC 9110 §9.3.7): answered as Go's server answers it
+      // (globalOptionsHandler), after the Host checks and before any handler. "*" with another method reaches the
+      // mux: a 400, as in Go.
+      send(outgoing, req, liteResponse(200, null, { 'content-length': '0' }), logger);
       return;
     }
     let res: Response | Promise<Response>;
