@@ -15,6 +15,12 @@
 // (`%E4%B8%AD`), the rest left as it is (an existing `%2F` stays). Control characters are refused rather than
 // stripped (a browser strips tabs and newlines from a URL; a value that has them did not come from urlFor).
 // `javascript:`, `data:` and `vbscript:` are refused: htmx 2 and 4 assign HX-Redirect to `location.href`.
+//
+// The scheme checked is the scheme of what htmx navigates to (issue 40). htmx 2 and 4 read an HX-Location value that
+// starts with `{` as JSON options, whose `path` is the URL: a URL's leading `{` is sent as `%7B` (a browser encodes
+// `{` in a path so), so `{"path":"javascript:…"}` stays the relative URL it is. htmx 4 also reads its `key:value`
+// syntax (HCON) there, and takes a `path` key when it finds one: `/a,path:javascript:…` would GET `javascript:…`.
+// Such a value goes as the JSON form `{"path":"/a,path:javascript:…"}`, which both versions read as exactly that URL.
 
 /** Characters a header value may not hold: controls other than tab, DEL, and anything beyond ASCII. */
 const badValueChar = /[^\t\x20-\x7e]/;
@@ -24,6 +30,12 @@ const token = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const plainUrl = /^[\x21-\x7e]*$/;
 /** Schemes that run code or carry a document: never a redirect's target. */
 const scriptSchemes = new Set(['javascript', 'data', 'vbscript']);
+/**
+ * Where htmx 4's HCON could find a `path` key in an HX-Location value without whitespace: its keys start the value or
+ * follow a comma, bare (`path:x`, `path.a:x`, `path,`) or quoted (`"path":x`). A superset: a plain URL that matches
+ * only goes in the JSON form, which means the same.
+ */
+const hconPath = /(?:^|,)["']?path(?:["':,.]|$)/;
 
 /**
  * A header value as it may go on the wire: one line of printable ASCII. Anything else is a TypeError naming `api`.
@@ -59,7 +71,8 @@ export function headerName(api: string, name: string): string {
  */
 export function headerUrl(api: string, url: string): string {
   if (typeof url !== 'string') throw new TypeError(`${api}(): the URL is ${typeof url}, not a string`);
-  const encoded = plainUrl.test(url) ? url : encodeUrl(api, url);
+  let encoded = plainUrl.test(url) ? url : encodeUrl(api, url);
+  if (encoded.startsWith('{')) encoded = '%7B' + encoded.slice(1); // htmx would read it as JSON options
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(encoded)?.[1]?.toLowerCase();
   if (scheme !== undefined && scriptSchemes.has(scheme)) {
     throw new TypeError(
@@ -68,6 +81,16 @@ export function headerUrl(api: string, url: string): string {
     );
   }
   return encoded;
+}
+
+/**
+ * A URL for `HX-Location` (`redirect()` to htmx, `hxLocation(url)`): `headerUrl`'s, in the JSON form when htmx 4 could
+ * read the plain value as options with another `path`, so that both versions navigate to the URL that was checked.
+ * @example hxLocationUrl('redirect', '/tags/red,path') // → '{"path":"/tags/red,path"}'; '/tasks' → '/tasks'
+ */
+export function hxLocationUrl(api: string, url: string): string {
+  const checked = headerUrl(api, url);
+  return hconPath.test(checked) ? JSON.stringify({ path: checked }) : checked;
 }
 
 // One pass: each character is kept, percent-encoded, or refused, so the cost is linear in the URL.

@@ -106,14 +106,24 @@ function checkEtag(etag: string): string {
   return etag;
 }
 
+// What a filename from user data may not carry into a saved file's name, each replaced by `_`: a path separator
+// (never wanted in a name, on any system), and the bidi controls (U+061C, U+200E/F, U+202A-202E, U+2066-2069, issue
+// 40), with which `invoice\u202Efdp.exe` shows as "invoiceexe.pdf". Joiners (U+200C/D) stay: emoji sequences and
+// several scripts need them; control characters are percent-encoded in `filename*` and browsers replace them.
+const unsafeInName = /[\\/\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+// A UTF-16 half without its other half: not text, and encodeURIComponent throws URIError on it.
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
  * RFC 6266: `attachment; filename="ascii fallback"; filename*=UTF-8''percent-encoded`. The fallback keeps printable
- * ASCII but `"` and `\` (each other character becomes `_`), for the rare client that reads only `filename`.
+ * ASCII but `"` and `\` (each other character becomes `_`), for the rare client that reads only `filename`. A name
+ * from user data is made safe first: path separators and bidi controls become `_`, and a lone surrogate U+FFFD (as
+ * a TextEncoder does), so any string gives a header and never an exception.
  * @example contentDisposition('attachment', 'Q1 €.csv') // → attachment; filename="Q1 _.csv"; filename*=UTF-8''Q1%20%E2%82%AC.csv
  */
 export function contentDisposition(kind: 'attachment' | 'inline', filename: string | undefined): string {
   if (filename === undefined) return kind;
-  const name = filename.replace(/[\\/]/g, '_'); // a path separator in a name is never wanted, on any system
+  const name = filename.replace(loneSurrogate, '\ufffd').replace(unsafeInName, '_');
   const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
   const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return fallback === name && /^[\x20-\x7e]*$/.test(name)

@@ -190,13 +190,23 @@ export function cspNonce(): string {
  */
 export function answerContext(api: string): RequestContext {
   const ctx = context(api);
+  checkHeadOpen(ctx, api);
+  return ctx;
+}
+
+/**
+ * The one check of everything that records for the answer's head (answerContext, a queued cookie, a session write):
+ * an error once a streamed page sent its first byte. Made again where an async helper records, after its awaits,
+ * since the first byte may have gone out meanwhile.
+ * @example checkHeadOpen(ctx, 'session.set') // throws inside a <Suspense> part that resolved after the first byte
+ */
+export function checkHeadOpen(ctx: RequestContext, api: string): void {
   if (ctx.stream?.committed) {
     throw new Error(
       `${api}(): called after the streamed page's first byte went out, with its status, headers and cookies; ` +
         `call it from props(), or from a part of the page outside <Suspense>`,
     );
   }
-  return ctx;
 }
 
 /** The current request's context; `api` names the caller in the error outside a request. */

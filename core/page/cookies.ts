@@ -14,7 +14,15 @@
 // constant time. The lines go out with the page's answer, rendered or a Response (answerHeaders, withContext).
 
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
-import { answerContext, context, draft, treeFlashCookies, treeSecrets, type RequestContext } from './context.ts';
+import {
+  answerContext,
+  checkHeadOpen,
+  context,
+  draft,
+  treeFlashCookies,
+  treeSecrets,
+  type RequestContext,
+} from './context.ts';
 import type { PageRequest } from '../kernel/request.ts';
 import { base64url, fromBase64url } from '../http/base64url.ts';
 
@@ -165,7 +173,9 @@ function expired(options: CookieOptions): CookieOptions {
 }
 
 // Adds a Set-Cookie line to the answer, replacing one for the same cookie (name, path, domain): the browser would
-// keep only the last, and one line per cookie is what a reader of the headers expects.
+// keep only the last, and one line per cookie is what a reader of the headers expects. The head is checked here, at
+// the moment the line is queued: a signed cookie or a session awaits Web Crypto first, and a streamed page's first
+// byte may go out meanwhile; a line queued after it would be lost without a word.
 /** Queues a Set-Cookie line for the answer, replacing one queued before for the same cookie. */
 export function queueCookie(
   ctx: RequestContext,
@@ -174,6 +184,7 @@ export function queueCookie(
   value: string,
   options: CookieOptions,
 ): void {
+  checkHeadOpen(ctx, api);
   const line = setCookieLine(ctx, api, name, value, options);
   const key = lineKey(name, options.path ?? '/', options.domain);
   const answer = draft(ctx);

@@ -7,7 +7,7 @@
 
 import { requestContext, type RequestContext } from './context.ts';
 import { answerHeaders } from './htmx-response.ts';
-import { headerUrl } from '../http/header-value.ts';
+import { headerUrl, hxLocationUrl } from '../http/header-value.ts';
 import { answerOf, answerResponse, liteResponse } from '../kernel/answer.ts';
 
 /** The htmx request headers a page's answer depends on. */
@@ -26,14 +26,14 @@ export const htmxStreamHeaders: Readonly<Record<string, string>> = { ...htmlHead
  * An htmx-aware redirect: `HX-Location` for htmx requests (htmx navigates
  * without a full reload), 303 See Other for the rest. The URL is percent-encoded
  * as a browser would (non-ASCII as UTF-8); control characters and `javascript:`,
- * `data:` or `vbscript:` URLs are a TypeError (the page answers 500).
+ * `data:` or `vbscript:` URLs are a TypeError (the page answers 500). htmx reads
+ * the URL as a URL, never as options (`{…}`, htmx 4's `path:…`): see hxLocationUrl.
  * @example return redirect(urlFor(TodosPage)); // in props(), after a POST
  */
 export function redirect(url: string): Response {
-  url = headerUrl('redirect', url);
   const ctx = requestContext.getStore();
-  if (ctx?.htmx.isHtmx) return liteResponse(200, '', { 'hx-location': url, vary: VARY });
-  return liteResponse(303, null, { location: url, vary: VARY });
+  if (ctx?.htmx.isHtmx) return liteResponse(200, '', { 'hx-location': hxLocationUrl('redirect', url), vary: VARY });
+  return liteResponse(303, null, { location: headerUrl('redirect', url), vary: VARY });
 }
 
 /**
