@@ -12,15 +12,22 @@
 //
 // The broker. A topic is a NOTIFY channel ("pagetree:tasks"; a topic too long or odd for a channel name gets a
 // hash). A message's id comes from one sequence, taken under a per-topic advisory lock held until the commit that
-// sends the notification, so the ids of a topic arrive in growing order. The payload is "i<id>:<data>"; a message
-// too big for NOTIFY (8,000 bytes) is stored in pagetree_broker_messages and the payload is "t<id>", which each
-// listener reads back (rows older than ten minutes are deleted now and then).
+// sends the notification, so the ids of a topic arrive in growing order. The payload:
+//
+//   "i<id>:<data>"   the message
+//   "t<id>"          a message too big for NOTIFY (8,000 bytes), stored in pagetree_broker_messages: each listener
+//                    reads it back (rows older than ten minutes are deleted now and then)
+//   "j<id>:<json>"   data holding NUL, which Postgres text cannot: as a JSON string (NUL written \u0000)
+//   "u<id>"          the same, stored
+//
+// Data without NUL goes as before, byte for byte, so instances of an older version read what this one sends. A
+// topic with NUL has a hashed channel; its advisory lock takes the topic's JSON form.
 // One connection is kept for LISTEN while there are subscribers (pg: one of the pool's; postgres.js: its own). When
 // it breaks (the server restarted), it is made again and listens again, and each subscriber gets a `gap` message:
 // what was published meanwhile is not delivered, and an EventHub's clients refresh.
 
 import { createHash } from 'node:crypto';
-import { Subscriptions, type Broker, type BrokerMessage } from '../http/broker.ts';
+import { brokerText, Subscriptions, type Broker, type BrokerMessage } from '../http/broker.ts';
 import type { ThrottleCount, ThrottleStore } from '../http/throttle.ts';
 import type { SessionStore } from '../page/session.ts';
 import { databaseOf, type Database, type Listener, type PostgresClient } from './postgres-driver.ts';
@@ -36,6 +43,11 @@ function tableName(api: string, name: string): string {
     throw new TypeError(`${api}: the table name ${JSON.stringify(name)} must be lowercase letters, digits and _`);
   }
   return name;
+}
+
+// A topic as the key of its advisory lock: Postgres text cannot hold NUL, so a topic with one gives its JSON form.
+function lockKey(topic: string): string {
+  return topic.includes('\0') ? JSON.stringify(topic) : topic;
 }
 
 /** The NOTIFY channel of a topic: readable when it can be, a hash when the topic is long or has odd characters. */
@@ -65,12 +77,14 @@ export class PostgresBroker implements Broker {
 
   /**
    * @param options.table where messages too big for NOTIFY go (default pagetree_broker_messages)
-   * @param options.onError hears a lost LISTEN connection (default: console.error); the broker reconnects itself
+   * @param options.onError hears what fails out of a caller's sight (default: console.error): a lost LISTEN
+   *   connection (the broker reconnects itself), a large message that could not be read back (its subscribers get a
+   *   gap), the deletion of old stored messages
    */
   constructor(client: PostgresClient, options: { table?: string; onError?: (err: unknown) => void } = {}) {
     this.#db = databaseOf(client);
     this.#table = tableName('PostgresBroker', options.table ?? 'pagetree_broker_messages');
-    this.#onError = options.onError ?? ((err) => console.error('pagetree: PostgresBroker lost its connection:', err));
+    this.#onError = options.onError ?? ((err) => console.error('pagetree: PostgresBroker:', err));
     this.#subscriptions = new Subscriptions({
       onFirst: (topic) => {
         const channel = channelOf(topic);
@@ -97,21 +111,24 @@ export class PostgresBroker implements Broker {
     if (this.#closed) throw new Error(`PostgresBroker: publish(${JSON.stringify(topic)}) after close()`);
     await this.#schema();
     const channel = channelOf(topic);
+    data = brokerText(data);
+    const json = data.includes('\0'); // the JSON form, under its own letters
+    const text = json ? JSON.stringify(data) : data;
     // The advisory lock orders the ids of a topic: it is held until the commit, which is when NOTIFY sends.
     const locked = `(SELECT pg_advisory_xact_lock(hashtext($1))) AS locked`;
-    const inline = new TextEncoder().encode(data).length + 21 <= notifyLimit;
+    const inline = new TextEncoder().encode(text).length + 21 <= notifyLimit;
     const rows = inline
       ? await this.#db.query(
-          `SELECT id::text, pg_notify($2, 'i' || id || ':' || $3::text)
+          `SELECT id::text, pg_notify($2, $4::text || id || ':' || $3::text)
            FROM (SELECT nextval('${this.#table}_ids') AS id FROM ${locked}) AS next`,
-          [topic, channel, data],
+          [lockKey(topic), channel, text, json ? 'j' : 'i'],
         )
       : await this.#db.query(
           `WITH stored AS (
              INSERT INTO ${this.#table} (id, data) SELECT nextval('${this.#table}_ids'), $3::text FROM ${locked}
              RETURNING id)
-           SELECT id::text, pg_notify($2, 't' || id) FROM stored`,
-          [topic, channel, data],
+           SELECT id::text, pg_notify($2, $4::text || id) FROM stored`,
+          [lockKey(topic), channel, text, json ? 'u' : 't'],
         );
     if (!inline && ++this.#published % 50 === 0) {
       this.#db.query(`DELETE FROM ${this.#table} WHERE at < now() - interval '10 minutes'`, []).catch(this.#onError);
@@ -145,23 +162,41 @@ export class PostgresBroker implements Broker {
   #notified(channel: string, payload: string): void {
     const topic = this.#topics.get(channel);
     if (topic === undefined) return;
+    const kind = payload[0];
     const colon = payload.indexOf(':');
-    if (payload[0] === 'i' && colon > 1) {
-      const message = { id: payload.slice(1, colon), data: payload.slice(colon + 1) };
-      this.#delivering = this.#delivering.then(() => this.#subscriptions.deliver(topic, message));
-    } else if (payload[0] === 't') {
+    if ((kind === 'i' || kind === 'j') && colon > 1) {
+      const id = payload.slice(1, colon);
+      let data = payload.slice(colon + 1);
+      if (kind === 'j') {
+        try {
+          data = JSON.parse(data) as string;
+        } catch (err) {
+          return this.#onError(err); // not what a PostgresBroker sends
+        }
+      }
+      this.#inTurn(() => this.#subscriptions.deliver(topic, { id, data }));
+    } else if (kind === 't' || kind === 'u') {
       const id = payload.slice(1);
-      const read = this.#db.query(`SELECT data FROM ${this.#table} WHERE id = $1`, [id]);
-      this.#delivering = this.#delivering
-        .then(() => read)
-        .then(
-          (rows) => {
-            if (rows[0]) this.#subscriptions.deliver(topic, { id, data: rows[0].data as string });
-            else this.#subscriptions.gap(); // pruned before it was read: the subscribers refresh
-          },
-          (err: unknown) => (this.#onError(err), this.#subscriptions.gap()),
-        );
+      // Read at once, so that reads overlap, and handed on in turn. Every promise is observed where it is created:
+      // the read settles into its message, or null when it failed (logged now) or was pruned, and never rejects, so
+      // one that fails while an earlier one is pending is no rejection nobody handles (issue 40).
+      const read: Promise<BrokerMessage | null> = this.#db
+        .query(`SELECT data FROM ${this.#table} WHERE id = $1`, [id])
+        .then((rows) => {
+          if (!rows[0]) return null;
+          const stored = rows[0].data as string;
+          return { id, data: kind === 'u' ? (JSON.parse(stored) as string) : stored };
+        })
+        .catch((err: unknown) => (this.#onError(err), null));
+      // Pruned before it was read, or lost: the subscribers refresh.
+      this.#inTurn(() => read.then((m) => (m ? this.#subscriptions.deliver(topic, m) : this.#subscriptions.gap())));
     }
+  }
+
+  // Runs `step` after the steps before it. No step rejects (delivering to an inbox does not throw), so the chain
+  // never holds a rejection nobody handles.
+  #inTurn(step: () => void | Promise<void>): void {
+    this.#delivering = this.#delivering.then(step);
   }
 }
 

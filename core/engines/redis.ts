@@ -9,7 +9,7 @@
 //
 // The broker. A topic is the channel "pagetree:<topic>". A message's id is INCR of "pagetree:id:<topic>", taken in
 // the same script that PUBLISHes "<id>:<data>", so the ids of a topic arrive in growing order; no size limit but
-// Redis's own. It publishes through the client it is given, and subscribes through a second connection of its own
+// Redis's own. Topics and data are any string, NUL included, carried as UTF-8 (broker.ts's rule for all brokers). It publishes through the client it is given, and subscribes through a second connection of its own
 // (`duplicate()`), opened with the first subscription. Both reconnect by themselves (the client's retry strategy):
 // what is published while the publishing connection is down waits in the client's offline queue; what others
 // published while the subscribing connection was down is lost, and once it is back (and subscribed again) every

@@ -10,6 +10,10 @@
 //
 // A broker that lost its server and got it back cannot know what was published meanwhile: it tells each
 // subscriber with one `gap` message, and an EventHub answers it with a `refresh` event to its clients.
+//
+// One rule for the text, whatever carries it: a topic and data are any string, NUL included, carried as UTF-8 text
+// is. A lone surrogate (half of a UTF-16 pair, which UTF-8 cannot hold) becomes U+FFFD, as Postgres and Redis turn
+// it, so MemoryBroker does too: an app tested on it sees what it will see on the others.
 
 /** One published message. */
 export interface BrokerMessage {
@@ -23,7 +27,7 @@ export interface BrokerMessage {
   readonly gap?: boolean;
 }
 
-/** Publish on a topic; subscribe to one as an async iterator. */
+/** Publish on a topic; subscribe to one as an async iterator. Topics and data: any string (the module comment). */
 export interface Broker {
   /** Publishes `data` (default '') on `topic`; resolves to the message's id once it is sent. */
   publish(topic: string, data?: string): Promise<string>;
@@ -34,6 +38,15 @@ export interface Broker {
 }
 
 const gapMessage: BrokerMessage = { id: '', data: '', gap: true };
+
+/**
+ * The text a broker carries: `s` as UTF-8 holds it, each lone surrogate U+FFFD (the module comment).
+ * @example brokerText('a\ud800') // → "a\ufffd"
+ */
+export function brokerText(s: string): string {
+  // toWellFormed (ES2024; Node 20, Bun, Deno, workerd) is newer than the TypeScript lib this compiles with.
+  return (s as string & { toWellFormed(): string }).toWellFormed();
+}
 
 /** A subscriber's queue: the messages it has not read yet, and the read that waits for the next one. */
 class Inbox {
@@ -83,6 +96,7 @@ export class Subscriptions {
 
   /** A new subscription to `topic`, until `signal` aborts, its iterator returns, or end(). */
   open(topic: string, signal: AbortSignal): AsyncIterable<BrokerMessage> {
+    topic = brokerText(topic); // the topic a message comes back with from a server
     const inbox = new Inbox();
     let inboxes: Set<Inbox> | undefined;
     const leave = () => {
@@ -114,7 +128,7 @@ export class Subscriptions {
 
   /** Hands `message` to every subscriber of `topic`. */
   deliver(topic: string, message: BrokerMessage): void {
-    for (const inbox of this.#topics.get(topic) ?? []) inbox.push(message);
+    for (const inbox of this.#topics.get(brokerText(topic)) ?? []) inbox.push(message);
   }
 
   /** Tells every subscriber that messages may have been lost (the broker reconnected). */
@@ -155,9 +169,10 @@ export class MemoryBroker implements Broker {
 
   async publish(topic: string, data = ''): Promise<string> {
     if (this.#closed) throw new Error(`MemoryBroker: publish(${JSON.stringify(topic)}) after close()`);
+    topic = brokerText(topic);
     const id = (this.#ids.get(topic) ?? 0) + 1;
     this.#ids.set(topic, id);
-    this.#subscriptions.deliver(topic, { id: String(id), data });
+    this.#subscriptions.deliver(topic, { id: String(id), data: brokerText(data) });
     return String(id);
   }
 

@@ -19,6 +19,7 @@ import type { RenderTarget } from './render-target.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
 import { traceError } from './tracing.ts';
 import { detailsRecord } from './htmx-details.ts';
+import { dropRegions } from './htmx-response.ts';
 import { htmlHeaders, mergeVary, withRecorded, withVary } from './page-answer.ts';
 import type { RouteHandlerOptions } from './dispatch.ts';
 
@@ -65,9 +66,10 @@ export function handleError(
   // A streamed page that failed before its first byte: its boundaries are dropped, and the error page renders whole.
   ctx.stream?.abandon();
   ctx.stream = undefined;
+  const { node, logger } = options;
+  dropRegions(ctx, logger); // after what the page logs below, once a region fails too
   if (err instanceof Response) return withVary(withRecorded(err, ctx));
   if (ctx.trace !== undefined) traceError(ctx.trace, err);
-  const { node, logger } = options;
   const req = ctx.req;
   if (!(err instanceof HttpError)) {
     logger.error(`pagetree: ${node.fieldPath} (${req.pattern || node.pattern}) failed:`, err);
@@ -80,7 +82,7 @@ export function handleError(
   ctx.answer = undefined;
   if (cookies !== undefined) draft(ctx).cookies = cookies;
   const res = errorAnswer(err, ctx, options, 0);
-  const finish = (r: Response) => withVary(withRecorded(r, ctx));
+  const finish = (r: Response) => (dropRegions(ctx, logger), withVary(withRecorded(r, ctx))); // error() may record some
   return res instanceof Promise ? res.then(finish) : finish(res);
 }
 

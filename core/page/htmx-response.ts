@@ -12,10 +12,15 @@
 //   - htmx 4 dropped HX-Trigger-After-Swap/-Settle: every trigger goes into HX-Trigger, fired after the swap.
 //   - htmx 4 dropped status 286: stopPolling() works for htmx 2 only (htmx 4: swap the poller away).
 //   - htmx 2 reads <hx-partial> only from 2.0.11 on, so htmx 2 gets hx-swap-oob, which every 2.x reads.
+//
+// A region's content may be a promise that only a fragment for htmx awaits (withRegions). An answer that leaves the
+// regions out (a Response, an error, a full page) drops them (dropRegions), logging one that fails; a rejection
+// nobody handles would end the process.
 
 import { answerContext, draft, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
 import { escapeHtml } from '../kernel/answer.ts';
-import { headerUrl, headerValue } from '../http/header-value.ts';
+import { headerUrl, headerValue, hxLocationUrl } from '../http/header-value.ts';
+import type { Logger } from '../kernel/logger.ts';
 
 // The `hx-swap` styles both versions know, plus htmx 4's `textContent`: the type and the check read this one list.
 const swapStyles = [
@@ -140,7 +145,7 @@ export interface HxLocation {
  * @example hxLocation({ path: urlFor(TasksPage), target: '#main', select: '#main' }) // → HX-Location: {"path":"/","target":"#main","select":"#main"}
  */
 export function hxLocation(location: string | HxLocation): void {
-  if (typeof location === 'string') return put('hxLocation', 'hx-location', headerUrl('hxLocation', location));
+  if (typeof location === 'string') return put('hxLocation', 'hx-location', hxLocationUrl('hxLocation', location));
   const { target, swap, push, ...rest } = location;
   const value: Record<string, unknown> = { ...rest, path: headerUrl('hxLocation', location.path) };
   if (rest.replace !== undefined) value.replace = headerUrl('hxLocation', rest.replace);
@@ -183,8 +188,14 @@ export function alsoRender(
   const swap = checkSwap('alsoRender', options.swap ?? 'innerHTML');
   const tag = options.tag ?? 'div';
   if (!/^[a-z][a-z0-9-]*$/.test(tag)) throw new TypeError(`alsoRender(): tag ${JSON.stringify(tag)} is no tag name`);
+  // Every promise is observed where it is created (STYLE.md, Faults): this one is parked for an answer that may
+  // never await it (a redirect, an error, a full page), and a rejection nobody handles ends a Node process. Joined,
+  // its failure still takes the error road (withRegions); left out, dropRegions logs it.
+  if (element instanceof Promise) element.catch(ignore);
   (draft(ctx).regions ??= []).push({ id: idOf(region), html: element, swap, tag });
 }
+
+function ignore(): void {}
 
 /** The headers the helpers, setHeader and the cookie helpers recorded, ready for the answer; undefined when none. */
 export function answerHeaders(ctx: RequestContext): Record<string, string | string[]> | undefined {
@@ -215,6 +226,7 @@ export function answerHeaders(ctx: RequestContext): Record<string, string | stri
  */
 export function withRegions(html: string, ctx: RequestContext): string | Promise<string> {
   const regions = ctx.answer!.regions!;
+  ctx.answer!.regions = undefined; // taken: if joining them fails, the error road does not drop them again
   const join = (rendered: readonly string[]): string => {
     let out = ctx.htmx.version === 4 && html.trim() === '' ? '<template></template>' : html;
     for (let i = 0; i < regions.length; i++) out += regionHtml(regions[i]!, rendered[i]!, ctx.htmx.version);
@@ -222,6 +234,24 @@ export function withRegions(html: string, ctx: RequestContext): string | Promise
   };
   const parts = regions.map((r) => r.html);
   return parts.some((p) => p instanceof Promise) ? Promise.all(parts).then(join) : join(parts as string[]);
+}
+
+/**
+ * Lets go of the regions alsoRender recorded for an answer that leaves them out (a Response such as a redirect, an
+ * error's answer, a full page, a plain request): one that fails is logged with its id, never lost unseen.
+ * @example dropRegions(ctx, logger) // later: 'pagetree: App.tasks (POST /tasks): alsoRender("tasks-open-count") failed …'
+ */
+export function dropRegions(ctx: RequestContext, logger: Logger): void {
+  const regions = ctx.answer?.regions;
+  if (regions === undefined) return;
+  ctx.answer!.regions = undefined;
+  const where = `${ctx.node.fieldPath} (${ctx.req.pattern || ctx.node.pattern})`;
+  for (const { id, html } of regions) {
+    if (!(html instanceof Promise)) continue;
+    html.catch((err: unknown) =>
+      logger.error(`pagetree: ${where}: alsoRender(${JSON.stringify(id)}) failed; the answer had left it out:`, err),
+    );
+  }
 }
 
 function regionHtml(region: { id: string; swap: string; tag: string }, html: string, version: 2 | 4 | null): string {
