@@ -3,7 +3,8 @@
 //   Accept-Encoding: gzip, deflate, br, zstd   + 5 KiB of text/html  → Content-Encoding: br, Vary: …, Accept-Encoding
 //   Accept-Encoding: gzip;q=1, br;q=0.5        + 5 KiB of text/html  → gzip (the client's weights first)
 //   Accept-Encoding: br;q=0, gzip;q=0          + 5 KiB of text/html  → as it is (nothing else acceptable)
-//   (no header), HEAD, 204/304, 600 bytes, image/png, no-transform, already encoded, text/event-stream → as it is
+//   (no header), 204/304, 600 bytes, image/png, no-transform, already encoded, text/event-stream → as it is
+//   HEAD → the head GET would get (Content-Encoding, the compressed Content-Length, weak ETag, Vary), no body
 //
 // An answer that could be compressed (a body over the threshold, of a text type, nothing forbidding it) says
 // `Vary: Accept-Encoding` whatever was chosen, merged into the htmx Vary, so a cache keeps the variants apart. A
@@ -45,8 +46,8 @@ export interface Compression {
   codecs: Partial<Record<Encoding, Codec>>;
   /** Accept-Encoding header → the chosen coding, or null for the body as it is. */
   chosen: Map<string, Encoding | null>;
-  /** Streaming compressors, flushed after every chunk (gzip and br). */
-  streams: Partial<Record<Encoding, () => TransformStream<Uint8Array, Uint8Array>>>;
+  /** A body through a streaming compressor, flushed after every chunk (gzip and br); the client may cancel it. */
+  streams: Partial<Record<Encoding, (body: ReadableStream<Uint8Array>) => ReadableStream<Uint8Array>>>;
   /** The codings offered for a stream: `offered` that have a streaming compressor. */
   streamOffered: readonly Encoding[];
   /** Accept-Encoding header → the coding of a stream. */
@@ -88,32 +89,80 @@ export function compression(option: boolean | CompressOptions | undefined): Comp
 // window fills (a streamed page's boundary would wait for the next one, or the end).
 function streamsOf(zlib: typeof import('node:zlib')): Compression['streams'] {
   const { constants } = zlib;
-  const flushing = (make: () => import('node:zlib').Gzip | import('node:zlib').BrotliCompress) => () => {
-    let z: ReturnType<typeof make>;
-    return new TransformStream<Uint8Array, Uint8Array>({
-      start(controller) {
-        z = make();
-        z.on('data', (b: Buffer) => controller.enqueue(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)));
-      },
-      transform: (chunk) => new Promise<void>((resolve, reject) => z.write(chunk, (e) => (e ? reject(e) : resolve()))),
-      // 'end', not end()'s callback: that one comes when the input is taken, before the last output.
-      flush: () =>
-        new Promise<void>((resolve, reject) => {
-          z.once('end', resolve).once('error', reject);
-          z.end();
-        }),
-    });
-  };
   return {
-    gzip: flushing(() => zlib.createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH })),
-    br: flushing(() =>
-      zlib.createBrotliCompress({
-        flush: constants.BROTLI_OPERATION_FLUSH,
-        params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
-      }),
-    ),
+    gzip: (body) => compressing(body, zlib.createGzip({ level: 6, flush: constants.Z_SYNC_FLUSH })),
+    br: (body) =>
+      compressing(
+        body,
+        zlib.createBrotliCompress({
+          flush: constants.BROTLI_OPERATION_FLUSH,
+          params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
+        }),
+      ),
   };
 }
+
+type Compressor = import('node:zlib').Gzip | import('node:zlib').BrotliCompress;
+
+// `source` through the compressor `z`, as a stream that owns both ends. A client can leave at any byte (its
+// runtime cancels the body): then the compressor is destroyed, what it still emits from the thread pool is dropped
+// (an enqueue into a cancelled stream throws, and from a 'data' listener that ends the process: issue 40), and the
+// source is cancelled, so a streamed page drops its pending parts. A source or compressor that fails fails the
+// stream, and the compressor is destroyed with it. Pulled, not piped: the source is read one chunk at a time as
+// the client takes the output (a ReadableStream's `cancel` runs everywhere; a TransformStream's is newer).
+function compressing(source: ReadableStream<Uint8Array>, z: Compressor): ReadableStream<Uint8Array> {
+  const reader = source.getReader();
+  // Set once the output has nowhere to go (cancelled, failed or closed): zlib's later events are dropped.
+  let done = false;
+  let ending = false;
+  const stop = () => {
+    done = true;
+    z.destroy();
+  };
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      z.on('data', (b: Buffer) => {
+        if (!done) controller.enqueue(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+      });
+      // 'end', not end()'s callback: that one comes when the input is taken, before the last output.
+      z.once('end', () => {
+        if (done) return;
+        done = true;
+        controller.close();
+      });
+      z.on('error', (err) => {
+        if (done) return;
+        stop();
+        controller.error(err);
+        reader.cancel(err).catch(noop);
+      });
+    },
+    async pull() {
+      if (ending) return; // the rest comes from zlib's 'data' and 'end'
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch (err) {
+        stop(); // the source failed: so does this stream (the rejection errors it)
+        throw err;
+      }
+      if (done) return;
+      if (next.done) {
+        ending = true;
+        z.end();
+        return;
+      }
+      // Settles on every path: written, failed (the 'error' listener fails the stream), or destroyed meanwhile.
+      await new Promise<void>((resolve) => z.write(next.value, () => resolve()));
+    },
+    cancel(reason) {
+      stop();
+      return reader.cancel(reason);
+    },
+  });
+}
+
+function noop(): void {}
 
 // Levels for answers made per request (bench/compress, the example's page): gzip 6 (zlib's default: level 1 is no
 // faster on a few KiB), brotli 5 (smaller than gzip 6 for ~1.7x its time; 11, the static files' level, is ~50x),
@@ -180,7 +229,9 @@ function compressAnswer(req: PageRequest, res: Response, c: Compression): Respon
   // Object.assign, not a spread with an added key: ~10x cheaper on Node 20 (core/node/index.ts).
   const out: Record<string, string | string[]> = Object.assign({}, headers);
   out.vary = withAcceptEncoding(one(headers.vary));
-  const coding = req.method === 'HEAD' ? null : choose(req.headers.get('accept-encoding'), c.offered, c.chosen);
+  // A HEAD is negotiated and compressed as GET is (RFC 9110 9.3.2: the same header fields), for GET's Content-Length;
+  // the adapters drop its body.
+  const coding = choose(req.headers.get('accept-encoding'), c.offered, c.chosen);
   if (coding === null) return answerResponse({ ...answer, headers: out });
   const bytes = c.codecs[coding]!(body, size);
   if (bytes.byteLength >= size) return answerResponse({ ...answer, headers: out });
@@ -210,17 +261,17 @@ function compressBodyStream(
   });
 }
 
-// An HTML stream through a flushing compressor, or as it is with Vary when the client takes none.
+// An HTML stream through a flushing compressor, or as it is with Vary when the client takes none. A HEAD gets the head
+// of GET's answer at once, and no compressor: its body (a streamed page's HEAD has an empty one) is dropped.
 function compressStream(req: PageRequest, answer: Answer, body: ReadableStream<Uint8Array>, c: Compression): Response {
   const headers: Record<string, string | string[]> = Object.assign({}, answer.headers);
   headers.vary = withAcceptEncoding(one(headers.vary));
-  const accept = req.method === 'HEAD' ? null : req.headers.get('accept-encoding');
-  const coding = choose(accept, c.streamOffered, c.streamChosen);
-  if (coding !== null) {
-    headers['content-encoding'] = coding;
-    body = body.pipeThrough(c.streams[coding]!());
-  }
-  return answerResponse({ ...answer, body, headers });
+  const coding = choose(req.headers.get('accept-encoding'), c.streamOffered, c.streamChosen);
+  if (coding === null) return answerResponse({ ...answer, headers });
+  headers['content-encoding'] = coding;
+  if (req.method !== 'HEAD') return answerResponse({ ...answer, body: c.streams[coding]!(body), headers });
+  body.cancel().catch(noop);
+  return answerResponse({ ...answer, body: null, headers });
 }
 
 // 204, 304 and 1xx have no body; a 206 is a range of the identity bytes.

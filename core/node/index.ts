@@ -250,7 +250,10 @@ function drained(outgoing: ServerResponse): Promise<void> {
 }
 
 function send(outgoing: ServerResponse, req: Request, res: Response, logger: Logger): void {
-  if (outgoing.destroyed) return; // the client went away
+  if (outgoing.destroyed) {
+    dropAnswer(res); // the client went away
+    return;
+  }
   let answer: Answer;
   try {
     answer = answerOf(res);
@@ -275,7 +278,26 @@ function send(outgoing: ServerResponse, req: Request, res: Response, logger: Log
     // node refuses a header it cannot write (ERR_INVALID_CHAR, a status out of range) by throwing from writeHead,
     // before anything is sent: the process must not die of it (issue 24).
     unwritable(outgoing, req, err, logger);
+    dropBody(answer.body);
   }
+}
+
+// An answer nobody will read (its client gone): a stream body is cancelled, so that what feeds it stops now, not
+// when it is collected: a streamed page's pending parts and their timeout (which would log a failure for a client
+// that left), a compressor's memory.
+function dropAnswer(res: Response): void {
+  let answer: Answer;
+  try {
+    answer = answerOf(res);
+  } catch {
+    return; // not an answer at all: nothing to cancel
+  }
+  dropBody(answer.body);
+}
+
+// A body not sent: cancelled unless something reads it already. The cancel's promise is observed here.
+function dropBody(body: Answer['body']): void {
+  if (body instanceof ReadableStream && !body.locked) body.cancel().catch(noop);
 }
 
 // The answer as bytes, once: a string or bytes with its Content-Length in one writeHead and end; a stream piped (an

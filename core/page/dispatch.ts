@@ -19,7 +19,7 @@
 
 import { answerInContext, requestContext, type RequestContext } from './context.ts';
 import { notHtmx, readHtmx } from './htmx-details.ts';
-import { answerHeaders, withRegions } from './htmx-response.ts';
+import { answerHeaders, dropRegions, withRegions } from './htmx-response.ts';
 import { HttpError, MountError } from '../errors.ts';
 import { callHandler, isThenable, type HandlerFunc, type HandlerObject, type PageRequest } from '../kernel/request.ts';
 import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-node.ts';
@@ -104,7 +104,7 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
   };
   let inner: HandlerFunc =
     node.kind === 'handler'
-      ? (req) => serveHandler(node, node.page as HandlerObject, req)
+      ? (req) => serveHandler(node, node.page as HandlerObject, req, options.logger)
       : (req) => {
           const ctx = requestContext.getStore()!;
           ctx.req = req; // a middleware may have replaced it
@@ -170,7 +170,7 @@ function withTimeout(
   options: RouteHandlerOptions,
 ): Promise<Response> {
   const { node, timeout } = options;
-  return new Promise((resolve) => {
+  return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       options.logger.error(
         `pagetree: ${node.fieldPath} (${ctx.req.pattern || node.pattern}) did not answer within ${timeout} ms`,
@@ -184,10 +184,18 @@ function withTimeout(
       // log line (the abort below makes most pages fail, and each would log a stack).
       ctx.timedOut = true;
     }, timeout);
-    res.then((r) => {
-      clearTimeout(timer);
-      resolve(r);
-    });
+    // Every promise is observed where it is created: a failure past handleError (it throws only on a bug) is the
+    // request's, answered by the mux's last net, and not a rejection nobody handles.
+    res.then(
+      (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      },
+      (err: unknown) => {
+        clearTimeout(timer);
+        reject(err);
+      },
+    );
   });
 }
 
@@ -231,7 +239,10 @@ function renderPage(route: PageRoute, ctx: RequestContext): Response | Promise<R
 
 // Sends what props answered, or renders with the props.
 function finishPage(route: PageRoute, props: unknown, ctx: RequestContext): Response | Promise<Response> {
-  if (props instanceof Response) return withVary(withContext(props, ctx, 'props()'));
+  if (props instanceof Response) {
+    dropRegions(ctx, route.options.logger); // a redirect, a 204: no region goes along
+    return withVary(withContext(props, ctx, 'props()'));
+  }
   const trace = ctx.trace;
   if (trace === undefined) return render(route, props, ctx);
   const component = isRenderComponent(props)
@@ -260,11 +271,12 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
     if (route.stream) ctx.stream = pageStream(route, ctx, fragment);
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
-  const regions = fragment && ctx.answer?.regions !== undefined && ctx.htmx.isHtmx;
+  const regions = fragment && ctx.htmx.isHtmx;
   const head = route.stream && ctx.htmx.isHtmx ? htmxStreamHeaders : htmlHeaders;
+  const logger = route.options.logger;
   return isThenable(html)
-    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, regions, head))
-    : htmlResponse(node, html, ctx, regions, head);
+    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, regions, head, logger))
+    : htmlResponse(node, html, ctx, regions, head, logger);
 }
 
 // The stream of a streaming page's answer: a full page for a browser's load, multipart parts for htmx with its
@@ -287,23 +299,27 @@ function pageStream(route: PageRoute, ctx: RequestContext, fragment: boolean): P
   );
 }
 
-// `regions`: append what alsoRender asked for (a fragment for htmx only).
+// `regions`: append what alsoRender asked for, by the time the render is done (a fragment for htmx only); else the
+// regions are dropped.
 function htmlResponse(
   node: PageNode,
   html: unknown,
   ctx: RequestContext,
   regions: boolean,
   head: Readonly<Record<string, string>>,
+  logger: Logger,
 ): Response | Promise<Response> {
   if (typeof html !== 'string') {
     throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
   }
   let body: string = html;
-  if (regions) {
-    if (ctx.trace !== undefined) ctx.trace.regions = ctx.answer!.regions!.length;
+  if (regions && ctx.answer?.regions !== undefined) {
+    if (ctx.trace !== undefined) ctx.trace.regions = ctx.answer.regions.length;
     const joined = withRegions(html, ctx);
-    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false, head));
+    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false, head, logger));
     body = joined;
+  } else {
+    dropRegions(ctx, logger);
   }
   const headers = answerHeaders(ctx);
   const stream = ctx.stream;
@@ -321,18 +337,20 @@ function streamedResponse(
 ): Response {
   const status = ctx.answer?.status ?? ctx.defaultStatus;
   headers['content-type'] = stream.contentType;
-  if (ctx.req.method === 'HEAD') {
-    stream.committed = true;
-    stream.abandon();
-    return liteResponse(status, null, headers);
-  }
-  return liteResponse(status, compressAsItStreams(stream.body(shell)), headers);
+  const body = ctx.req.method === 'HEAD' ? stream.head() : stream.body(shell);
+  return liteResponse(status, compressAsItStreams(body), headers);
 }
 
-// A serveHTTP page's answer, with what it set through setHeader and the htmx helpers.
-function serveHandler(node: PageNode, page: HandlerObject, req: PageRequest): Response | Promise<Response> {
+// A serveHTTP page's answer, with what it set through setHeader and the htmx helpers (a Response carries no region).
+function serveHandler(
+  node: PageNode,
+  page: HandlerObject,
+  req: PageRequest,
+  logger: Logger,
+): Response | Promise<Response> {
   const res = callHandler(page, req);
   const ctx = requestContext.getStore()!;
   const api = `${node.fieldPath}.serveHTTP()`;
-  return res instanceof Promise ? res.then((r) => withContext(r, ctx, api)) : withContext(res, ctx, api);
+  const answer = (r: Response) => (dropRegions(ctx, logger), withContext(r, ctx, api));
+  return res instanceof Promise ? res.then(answer) : answer(res);
 }

@@ -131,14 +131,16 @@ export class PageStream {
     };
     this.#boundaries.push(b);
     this.#unsettled++;
-    content.then(
-      (html) => {
-        if (b.claimed) return; // timed out already
-        b.claimed = true;
-        this.#settle(b, html);
-      },
-      (err: unknown) => this.#fail(b, err),
-    );
+    content
+      .then(
+        (html) => {
+          if (b.claimed) return; // timed out already
+          b.claimed = true;
+          this.#settle(b, html);
+        },
+        (err: unknown) => this.#fail(b, err),
+      )
+      .catch((err: unknown) => this.#break(err));
     return b.id;
   }
 
@@ -181,6 +183,16 @@ export class PageStream {
     });
   }
 
+  /**
+   * A HEAD's body: empty and closed, so that the answer is still a streamed page's (compressed, it says GET's
+   * Content-Encoding); what is pending is dropped.
+   */
+  head(): ReadableStream<Uint8Array> {
+    this.committed = true;
+    this.abandon();
+    return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+  }
+
   /** Drops what is pending: the shell failed (the error page answers), a HEAD needs no body, or the client left. */
   abandon(): void {
     this.#closed = true;
@@ -213,10 +225,26 @@ export class PageStream {
     }
     if (typeof html === 'string') this.#settle(b, html);
     else
-      html.then(
-        (h) => this.#settle(b, typeof h === 'string' ? h : last),
-        () => this.#settle(b, last),
-      );
+      html
+        .then(
+          (h) => this.#settle(b, typeof h === 'string' ? h : last),
+          () => this.#settle(b, last),
+        )
+        .catch((err: unknown) => this.#break(err));
+  }
+
+  // A failure past a boundary's own handling (a logger that throws, a bug here): the answer is cut, not left open
+  // or passed off as whole, and the rejection is handled here, where its promise is made, so the process lives.
+  #break(err: unknown): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    clearTimeout(this.#timer);
+    this.#controller?.error(err); // a no-op on a stream that is not readable
+    try {
+      this.#hooks.log('the streamed page failed; its answer is cut short:', err);
+    } catch {
+      // the logger failed again: nothing more to tell anyone
+    }
   }
 
   // The route's timeout, counted from the first byte: every boundary still pending gets the error fragment, with one
