@@ -181,6 +181,7 @@ function pgListener(pool: PgPool, events: ListenerEvents): Listener {
   const connect = (afterLoss: boolean, attempt = 0) => {
     if (connecting || client || closed || channels.size === 0) return;
     connecting = true;
+    // Cannot reject: every step is inside the try, and its catch only reports and schedules a retry.
     void (async () => {
       let taken: PgPoolClient | undefined;
       try {

@@ -424,6 +424,7 @@ export class EventHub {
     clearTimeout(this.#linger);
     if (this.#following) return;
     const following = (this.#following = new AbortController());
+    // Cannot reject: the loop is inside the try, whose catch logs and whose finally only closes streams.
     void (async () => {
       try {
         for await (const message of feed.broker.subscribe(feed.topic, following.signal)) {
@@ -472,6 +473,7 @@ export class EventHub {
     const now = Date.now();
     const kept = this.#replay.filter((e) => now - e.at <= this.#feed!.age * 1000);
     const at = kept.findIndex((e) => e.id === lastId);
+    // A send settles to true or false, never rejects (a failed write ends the stream): nothing to wait for here.
     const send = encodedSends.get(stream)!;
     if (at === -1) {
       void send(encoder.encode(refreshEvent(kept.at(-1)?.id)));

@@ -458,7 +458,13 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
   if (options.handleSignals ?? true) {
     const stop = (signal: string) => {
       info(`pagetree: ${signal}, finishing in-flight requests`);
-      shutdown(server, options.shutdownTimeout ?? 10_000).then(() => process.exit(0));
+      shutdown(server, options.shutdownTimeout ?? 10_000).then(
+        () => process.exit(0),
+        (err: unknown) => {
+          logger.error('pagetree: shutdown failed', err);
+          process.exit(1);
+        },
+      );
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
