@@ -11,41 +11,24 @@
 //   multipart    --B\r\n               → a part per delimiter ("\r\n--B"; the first needs no CRLF before it);
 //                Content-Disposition: form-data; name="f"; filename="a.txt"
 //                \r\n …bytes… \r\n--B--     a part whose Content-Disposition has a filename is a file, any other a field;
-//                                           a field's size is its body's bytes
+//                                           a field's size is its body's bytes. multipart.ts reads the boundary and
+//                                           the parts strictly enough that every runtime's parser sees those parts
+//                                           (issue 40), and refuses (400) any body it could not count so.
 //
-// Each byte is looked at once (and most are skipped by indexOf), so the cost is linear in the body. Why not a
-// library: the runtime's own parser still builds a multipart FormData (files as the runtime's File, charsets);
-// what is needed here is a counter that parses nothing, and the delimiter search below is the whole of it.
+// Each byte is looked at a bounded number of times (most are skipped by indexOf), so the cost is linear in the
+// body. Why not a library: the runtime's own parser still builds a multipart FormData (files as the runtime's File);
+// what is needed here is a counter that parses nothing.
 //
 // A urlencoded body is then decoded here (WHATWG's application/x-www-form-urlencoded parser), not by the runtime:
 // Node 20's URLSearchParams takes 50–90 ms for the largest body the defaults accept (10 MiB of %E4%B8%AD), 3–5×
 // what decodeURIComponent takes, and every other request waits meanwhile. Invalid percent-encoding falls back to
 // the byte-wise decoding of the standard, so the result is URLSearchParams' (a test compares the two).
 
-import { HttpError } from '../errors.ts';
+import { defaultFormLimits, formTooLarge, type FormCounter, type FormLimits } from './form-limits.ts';
+import { multipartBoundary, multipartCounter } from './multipart.ts';
 
-/** The limits of a form body; `parseForm` takes them as options, `req.formData()` uses the defaults. */
-export interface FormLimits {
-  /** Text fields (urlencoded pairs, multipart parts without a filename). */
-  readonly maxFields: number;
-  /** File parts (multipart parts with a filename). */
-  readonly maxFiles: number;
-  /** Bytes of one text field as sent. */
-  readonly maxFieldBytes: number;
-  /** Bytes of the whole body. */
-  readonly maxBytes: number;
-}
-
-/**
- * The defaults, near Django's (1,000 fields, 100 files) and Go's (1,000 parts, 10 MB of form): a form a person
- * fills in stays far below them.
- */
-export const defaultFormLimits: FormLimits = {
-  maxFields: 1000,
-  maxFiles: 100,
-  maxFieldBytes: 1024 * 1024,
-  maxBytes: 10 * 1024 * 1024,
-};
+// The limits, for the node adapter's req.formData(), which reads the body through limitedFormData below.
+export { defaultFormLimits, type FormLimits };
 
 /** A form's fields in body order: name → text, or a File. */
 export type FormEntries = [name: string, value: string | File][];
@@ -75,7 +58,7 @@ export async function limitedFormData(req: Request, limits: FormLimits): Promise
   return data;
 }
 
-/** A form body within its limits: its bytes as they came, and whether it is urlencoded. */
+/** A form body within its limits: its bytes as they came, the type to parse them as, and whether it is urlencoded. */
 interface CountedBody {
   type: string;
   urlencoded: boolean;
@@ -86,12 +69,17 @@ async function countedBody(req: Request, limits: FormLimits): Promise<CountedBod
   const type = req.headers.get('content-type') ?? '';
   const tooLarge = () => formTooLarge('maxBytes', limits.maxBytes, 'a form has at most {n} bytes');
   if (Number(req.headers.get('content-length')) > limits.maxBytes) throw tooLarge();
-  const counter = formCounter(type, limits);
+  let counter: FormCounter | null = null;
+  let passed: unknown; // a limit passed or a malformed body: the rest is read, not kept
+  try {
+    counter = formCounter(type, limits);
+  } catch (err) {
+    passed = err;
+  }
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   if (req.body) {
     const reader = req.body.getReader();
     let size = 0;
-    let passed: unknown; // a limit of fields, files or field size: the rest of the body is read, not kept
     try {
       for (;;) {
         const { done, value } = await reader.read();
@@ -111,15 +99,17 @@ async function countedBody(req: Request, limits: FormLimits): Promise<CountedBod
       reader.cancel().catch(() => {});
       throw err;
     }
-    // Read to its end (at most maxBytes, nothing decoded or kept), so that the 413 reaches a client still
-    // sending: a runtime that closes a connection with its request body unread resets it (workerd, seen in the
-    // runtimes test), and the client loses the answer.
-    if (passed !== undefined) throw passed;
   }
-  return { type, urlencoded: counter?.kind === 'urlencoded', chunks };
+  // Read to its end (at most maxBytes, nothing decoded or kept), so that the 4xx reaches a client still sending: a
+  // runtime that closes a connection with its request body unread resets it (workerd, seen in the runtimes test),
+  // and the client loses the answer.
+  if (passed !== undefined) throw passed;
+  counter?.end();
+  return { type: counter?.type ?? type, urlencoded: counter?.kind === 'urlencoded', chunks };
 }
 
-// The runtime's own multipart parser (boundaries, charsets, files as its File), on the bytes counted above.
+// The runtime's own multipart parser (files as its File), on the bytes counted above, with the boundary they were
+// counted with (multipart.ts).
 function multipartFormData(body: CountedBody): Promise<FormData> {
   return new Response(new Blob(body.chunks), { headers: { 'content-type': body.type } }).formData();
 }
@@ -211,35 +201,15 @@ function concat(chunks: readonly Uint8Array[]): Uint8Array {
   return all;
 }
 
-/** A multipart part's header block past this many bytes is refused (Go's textproto allows 10,000 per part). */
-const maxPartHeaderBytes = 16 * 1024;
-
-/** Counts a body chunk by chunk; `push` throws HttpError(413) at the first limit passed. */
-export interface FormCounter {
-  readonly kind: 'urlencoded' | 'multipart';
-  push(chunk: Uint8Array): void;
-}
-
 /**
- * A counter for a body of this Content-Type; `null` for a type that is not a form (the parser refuses it).
+ * A counter for a body of this Content-Type; `null` for a type that is not a form (the parser refuses it). A
+ * multipart type whose boundary cannot be read unambiguously is an HttpError(400) (multipart.ts).
  * @example const counter = formCounter('application/x-www-form-urlencoded', defaultFormLimits); counter.push(bytes)
  */
 export function formCounter(contentType: string, limits: FormLimits): FormCounter | null {
   if (/^\s*application\/x-www-form-urlencoded\s*(;|$)/i.test(contentType)) return urlencodedCounter(limits);
   if (!/^\s*multipart\/form-data\s*(;|$)/i.test(contentType)) return null;
-  const boundary = /;\s*boundary\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(contentType);
-  const value = boundary?.[1] ?? boundary?.[2];
-  // Without a usable boundary there is nothing to count: the parser answers 400.
-  if (!value || value.length > 200 || /[\r\n]/.test(value)) return null;
-  return multipartCounter(value, limits);
-}
-
-/**
- * The 413 for a limit passed: the message names the limit, the log line says what was seen.
- * @example tooMany('maxFields', 1000, 'fields') // HttpError 413 "Content Too Large: a form has at most 1000 fields (maxFields)"
- */
-export function formTooLarge(option: keyof FormLimits, limit: number, what: string): HttpError {
-  return new HttpError(413, `Content Too Large: ${what.replace('{n}', String(limit))} (${option})`);
+  return multipartCounter(multipartBoundary(contentType), limits);
 }
 
 function urlencodedCounter(limits: FormLimits): FormCounter {
@@ -247,6 +217,7 @@ function urlencodedCounter(limits: FormLimits): FormCounter {
   let pairBytes = 0; // bytes of the pair being read
   return {
     kind: 'urlencoded',
+    type: 'application/x-www-form-urlencoded',
     push(chunk) {
       let i = 0;
       while (i < chunk.length) {
@@ -266,123 +237,6 @@ function urlencodedCounter(limits: FormLimits): FormCounter {
         i = amp + 1;
       }
     },
-  };
-}
-
-// Where the multipart counter is. Body: looking for a delimiter, in the preamble (no part yet) or in a part's body.
-// AfterDelimiter: "--" ends the body, anything else up to LF is padding before the headers. Done: the epilogue,
-// after the closing delimiter, ignored.
-const Body = 0;
-const AfterDelimiter = 1;
-const Padding = 2;
-const Headers = 3;
-const Done = 4;
-
-function multipartCounter(boundary: string, limits: FormLimits): FormCounter {
-  const delimiter = Uint8Array.from(`\r\n--${boundary}`, (c) => c.charCodeAt(0) & 0xff);
-  let state = Body;
-  // The body may start with the delimiter without its CRLF: begin as if the CRLF was seen.
-  let matched = 2;
-  let inPart = false; // in a part's body (not the preamble)
-  let isFile = false;
-  let partBytes = 0; // bytes seen in this part's body, the delimiter bytes matched so far included
-  let afterDelimiter = 0; // bytes seen after the delimiter: "--" closes
-  const headers = new Uint8Array(maxPartHeaderBytes); // this part's header block
-  let headerBytes = 0;
-  let last4 = 0; // the last four header bytes, to see the blank line that ends the block
-  let fields = 0;
-  let files = 0;
-
-  const fieldTooLarge = () => formTooLarge('maxFieldBytes', limits.maxFieldBytes, 'a form field has at most {n} bytes');
-
-  function startPart(): void {
-    const text = String.fromCharCode(...headers.subarray(0, headerBytes));
-    isFile = /^content-disposition:[^\r\n]*;\s*filename\*?\s*=/im.test(text);
-    if (isFile) {
-      if (++files > limits.maxFiles) throw formTooLarge('maxFiles', limits.maxFiles, 'a form has at most {n} files');
-    } else if (++fields > limits.maxFields) {
-      throw formTooLarge('maxFields', limits.maxFields, 'a form has at most {n} fields');
-    }
-    inPart = true;
-    partBytes = 0;
-    matched = 0;
-    headerBytes = 0;
-    last4 = 0;
-  }
-
-  return {
-    kind: 'multipart',
-    push(chunk) {
-      let i = 0;
-      const n = chunk.length;
-      while (i < n) {
-        switch (state) {
-          case Body: {
-            if (matched === 0) {
-              // Skip to the next CR: only there can a delimiter start (a boundary holds no CR).
-              const cr = chunk.indexOf(0x0d, i);
-              const to = cr === -1 ? n : cr;
-              partBytes += to - i;
-              i = to;
-              if (cr === -1) break;
-            }
-            const b = chunk[i++]!;
-            partBytes++;
-            if (b === delimiter[matched]) {
-              if (++matched === delimiter.length) {
-                if (inPart && !isFile && partBytes - delimiter.length > limits.maxFieldBytes) throw fieldTooLarge();
-                state = AfterDelimiter;
-                afterDelimiter = 0;
-                matched = 0;
-              }
-            } else {
-              matched = b === 0x0d ? 1 : 0;
-            }
-            break;
-          }
-          case AfterDelimiter: {
-            const b = chunk[i++]!;
-            if (b === 0x2d && afterDelimiter === 0) {
-              afterDelimiter = 1;
-            } else if (b === 0x2d && afterDelimiter === 1) {
-              state = Done;
-            } else {
-              state = b === 0x0a ? Headers : Padding;
-            }
-            break;
-          }
-          case Padding: {
-            const lf = chunk.indexOf(0x0a, i);
-            if (lf === -1) {
-              i = n;
-            } else {
-              i = lf + 1;
-              state = Headers;
-            }
-            break;
-          }
-          case Headers: {
-            const b = chunk[i++]!;
-            if (headerBytes === maxPartHeaderBytes) {
-              throw new HttpError(
-                413,
-                `Content Too Large: a form part's headers have at most ${maxPartHeaderBytes} bytes`,
-              );
-            }
-            headers[headerBytes++] = b;
-            last4 = ((last4 << 8) | b) >>> 0;
-            if (last4 === 0x0d0a0d0a || (headerBytes === 2 && last4 === 0x0d0a)) {
-              startPart();
-              state = Body;
-            }
-            break;
-          }
-          case Done:
-            return;
-        }
-      }
-      // Checked per chunk as well, so that one huge field stops the read without waiting for its end.
-      if (state === Body && inPart && !isFile && partBytes - matched > limits.maxFieldBytes) throw fieldTooLarge();
-    },
+    end() {}, // any end is a whole urlencoded body
   };
 }

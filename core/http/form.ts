@@ -22,7 +22,8 @@
 
 import type { StandardJSONSchemaV1, StandardSchemaV1 } from '@standard-schema/spec';
 import { isFormType, readFormData } from './request-body.ts';
-import { defaultFormLimits, queryEntries, readForm, type FormEntries, type FormLimits } from './form-body.ts';
+import { queryEntries, readForm, type FormEntries } from './form-body.ts';
+import { defaultFormLimits, type FormLimits } from './form-limits.ts';
 
 /** The field names of a schema's input: `keyof` its input type, or any string. */
 export type FieldName<S extends StandardSchemaV1> =
@@ -76,7 +77,8 @@ export interface ParseFormOptions {
  * validator: for GET, HEAD and DELETE (without a form body) the query string,
  * as a GET form and both htmx versions send it; else the body, urlencoded or
  * multipart, files included. A body that is not a form is a 415, one that
- * cannot be parsed a 400, one past a limit (`maxBytes`, `maxFields`,
+ * cannot be parsed a 400 (a multipart body spelled so that two runtimes'
+ * parsers could read it apart included), one past a limit (`maxBytes`, `maxFields`,
  * `maxFiles`, `maxFieldBytes`) a 413 (HttpErrors: the page answers with that
  * status). An invalid submission is a result, not an error.
  * @example const form = await parseForm(req, z.object({ title: z.string().trim().min(1) }));

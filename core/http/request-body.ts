@@ -3,6 +3,8 @@
 //   await req.formData()   JSON body             → HttpError(415), not a TypeError (a 500)
 //                          no Content-Type       → HttpError(400)
 //                          truncated multipart   → HttpError(400)
+//                          a multipart boundary or part the runtimes' parsers could read apart → HttpError(400),
+//                                                  before the parser runs (multipart.ts)
 //   await req.json()       not JSON              → HttpError(400)
 //   page timeout           req.signal aborts; the node adapter also stops the body
 //
@@ -11,7 +13,8 @@
 
 import { HttpError } from '../errors.ts';
 import { ownFacts } from '../kernel/adapter.ts';
-import { defaultFormLimits, limitedFormData } from './form-body.ts';
+import { limitedFormData } from './form-body.ts';
+import { defaultFormLimits } from './form-limits.ts';
 
 const formTypes = /^\s*(multipart\/form-data|application\/x-www-form-urlencoded)\s*(;|$)/i;
 
