@@ -139,7 +139,7 @@ function compressing(source: ReadableStream<Uint8Array>, z: Compressor): Readabl
     },
     async pull() {
       if (ending) return; // the rest comes from zlib's 'data' and 'end'
-      let next: ReadableStreamReadResult<Uint8Array>;
+      let next: Awaited<ReturnType<typeof reader.read>>;
       try {
         next = await reader.read();
       } catch (err) {
