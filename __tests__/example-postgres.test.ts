@@ -1,7 +1,9 @@
 // The example's tasks and users on either store, through HTTP (mux.fetch): the same rows run on SQLite in memory and
 // on a throwaway Postgres (support/services.ts), and must answer alike. Then what only Postgres is for: two
-// instances on one database see each other's writes, and instances starting together make the schema once.
+// instances on one database see each other's writes, and instances starting together make the schema once; and, as
+// `npm start` runs them (DATABASE_URL), they share the sessions and the login throttle.
 
+import { request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { htmxRequest } from '../core/index.ts';
 import { UserPage } from '../pages-example/admin.tsx';
@@ -10,6 +12,7 @@ import type { Store } from '../pages-example/store.ts';
 import { PostgresStore } from '../pages-example/store-postgres.ts';
 import { SqliteStore } from '../pages-example/store-sqlite.ts';
 import { TaskPage, TasksPage } from '../pages-example/tasks.tsx';
+import { sharedEnv, startExample, type ExampleProcess } from './support/example-process.ts';
 import { usePostgres } from './support/services.ts';
 
 type App = ReturnType<typeof createApp>;
@@ -219,4 +222,92 @@ describe('the example on Postgres, as several instances', () => {
   test('a database that cannot be reached fails the start with its error', async () => {
     await expect(PostgresStore.connect('postgres://postgres@127.0.0.1:1/postgres')).rejects.toThrow(/ECONNREFUSED/);
   });
+});
+
+describe('the example on Postgres, as `npm start` runs two instances', () => {
+  // Two child processes start (tsx compiles the example in each): seconds on a loaded machine.
+  const starts = 60_000;
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  /** Two instances on a database of their own, as `npm start` with DATABASE_URL starts them. */
+  async function twoInstances(name: string): Promise<[ExampleProcess, ExampleProcess]> {
+    const client = new pg.Client({ connectionString: postgres.url });
+    await client.connect();
+    await client.query(`CREATE DATABASE ${name}`);
+    await client.end();
+    const env = { DATABASE_URL: postgres.url.replace(/\/postgres$/, `/${name}`) };
+    const [a, b] = await Promise.all([startExample(env), startExample(env)]);
+    cleanups.push(a.kill, b.kill);
+    return [a, b];
+  }
+
+  /** A request to `to` from the address `from` (any 127.x.y.z): its status, Location and session cookie. */
+  function send(
+    to: ExampleProcess,
+    from: string,
+    method: string,
+    path: string,
+    headers: Record<string, string> = {},
+    body = '',
+  ) {
+    return new Promise<{ status: number; location?: string; cookie?: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port: to.port,
+          path,
+          method,
+          localAddress: from,
+          headers: { 'sec-fetch-site': 'same-origin', ...headers },
+        },
+        (res) => {
+          res.resume();
+          const cookie = res.headers['set-cookie']?.[0]?.split(';')[0];
+          res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, cookie }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+  const logIn = (to: ExampleProcess, from: string, password: string) =>
+    send(
+      to,
+      from,
+      'POST',
+      '/login?next=%2Fadmin%2F',
+      { 'content-type': 'application/x-www-form-urlencoded' },
+      new URLSearchParams({ email: sharedEnv.ADMIN_EMAIL, password }).toString(),
+    );
+
+  test(
+    'a logout on one instance ends the session on both: a cookie kept from before opens nothing',
+    async () => {
+      const [a, b] = await twoInstances('logout_everywhere');
+      const { cookie } = await logIn(a, '127.0.0.1', sharedEnv.ADMIN_PASSWORD);
+      expect(cookie).toMatch(/^pagetree-session=v1\./);
+      for (const on of [a, b])
+        expect((await send(on, '127.0.0.1', 'GET', '/admin/', { cookie: cookie! })).status).toBe(200);
+      expect((await send(b, '127.0.0.1', 'POST', '/logout', { cookie: cookie! })).status).toBe(303);
+      for (const on of [a, b]) {
+        const after = await send(on, '127.0.0.1', 'GET', '/admin/', { cookie: cookie! });
+        expect([on.port, after.status, after.location]).toEqual([on.port, 303, '/login?next=%2Fadmin%2F']);
+      }
+    },
+    starts,
+  );
+
+  test(
+    'five wrong passwords lock out their address on both instances; the admin elsewhere logs in',
+    async () => {
+      const [a, b] = await twoInstances('pair_throttle');
+      for (let i = 0; i < 5; i++) expect((await logIn(i % 2 ? a : b, '127.0.0.1', 'wrong')).status).toBe(422);
+      for (const on of [a, b]) expect((await logIn(on, '127.0.0.1', sharedEnv.ADMIN_PASSWORD)).status).toBe(429);
+      expect((await logIn(b, '127.0.0.2', sharedEnv.ADMIN_PASSWORD)).status).toBe(303);
+    },
+    starts,
+  );
 });

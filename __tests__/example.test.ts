@@ -1,10 +1,13 @@
+import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
+import { request as httpRequest, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Admin, UserPage } from '../pages-example/admin.tsx';
 import { createApp } from '../pages-example/app.tsx';
 import { TasksPage, ToggleTask } from '../pages-example/tasks.tsx';
 import { htmxRequest } from '../core/index.ts';
+import { serve, shutdown } from '../core/node/index.ts';
 import { fetchPage, htmx2, htmx4 } from './support/http.ts';
 
 const form = (fields: Record<string, string>) => ({
@@ -216,7 +219,7 @@ describe('the admin section requires a login', () => {
     ]);
   });
 
-  test('the login page: a wrong password is a 422 that says so; five lock the account for 15 minutes', async () => {
+  test('the login page: a wrong password is a 422 that says so; without an address, five lock the account', async () => {
     const page = await fetchPage(app.mux, '/login?next=%2Fadmin%2Fusers%2F2');
     expect(page.body).toContain('<form class="login" action="/login?next=%2Fadmin%2Fusers%2F2" method="post">');
     const attempt = (password: string) =>
@@ -245,6 +248,72 @@ describe('the admin section requires a login', () => {
     const out = await post(app.mux, '/logout', { 'sec-fetch-site': 'same-origin', cookie: admin });
     expect([out.status, out.headers.get('location')]).toEqual([303, '/']);
     expect(out.headers.getSetCookie()).toEqual([expect.stringMatching(/^pagetree-session=; Max-Age=0;/)]);
+  });
+
+  test('a cookie kept from before a logout no longer opens the admin section', async () => {
+    expect((await fetchPage(app.mux, '/admin/', { headers: { cookie: admin } })).status).toBe(200);
+    await post(app.mux, '/logout', { 'sec-fetch-site': 'same-origin', cookie: admin });
+    const after = await fetchPage(app.mux, '/admin/', { headers: { cookie: admin } });
+    expect([after.status, after.headers.get('location')]).toEqual([303, '/login?next=%2Fadmin%2F']);
+  });
+});
+
+describe('the example on a real server (serve), where each client has an address', () => {
+  let server: Server;
+  let port = 0;
+  beforeEach(async () => {
+    server = serve(app.mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {} });
+    await once(server, 'listening');
+    port = (server.address() as { port: number }).port;
+  });
+  afterEach(() => shutdown(server, 500));
+
+  /** A request from `from` (any 127.x.y.z reaches the server): its status, Location and session cookie. */
+  function send(from: string, method: string, path: string, headers: Record<string, string>, body = '') {
+    return new Promise<{ status: number; location?: string; cookie?: string }>((resolve, reject) => {
+      const req = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          path,
+          method,
+          localAddress: from,
+          headers: { 'sec-fetch-site': 'same-origin', ...headers },
+        },
+        (res) => {
+          res.resume();
+          const cookie = res.headers['set-cookie']?.[0]?.split(';')[0];
+          res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, cookie }));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+  const logIn = (from: string, password: string) => {
+    const { body, ...type } = form({ email: app.admin.email, password });
+    return send(from, 'POST', '/login?next=%2Fadmin%2F', type, body);
+  };
+
+  test('six wrong passwords lock the admin out from that address only, not from another', async () => {
+    for (let i = 0; i < 5; i++) expect((await logIn('127.0.0.1', 'wrong')).status).toBe(422);
+    expect((await logIn('127.0.0.1', app.admin.password)).status).toBe(429);
+    expect(await logIn('127.0.0.2', app.admin.password)).toEqual({
+      status: 303,
+      location: '/admin/',
+      cookie: expect.stringMatching(/^pagetree-session=v1\./),
+    });
+  });
+
+  test('a logout ends the session: the cookie kept from before is sent to the login page', async () => {
+    const { cookie } = await logIn('127.0.0.1', app.admin.password);
+    expect((await send('127.0.0.1', 'GET', '/admin/', { cookie: cookie! })).status).toBe(200);
+    expect((await send('127.0.0.1', 'POST', '/logout', { cookie: cookie! })).status).toBe(303);
+    expect(await send('127.0.0.3', 'GET', '/admin/', { cookie: cookie! })).toEqual({
+      status: 303,
+      location: '/login?next=%2Fadmin%2F',
+      cookie: undefined,
+    });
   });
 });
 

@@ -233,10 +233,45 @@ describe('LoginThrottle', () => {
     expect(await throttle.attempt('someone@example.com', '203.0.113.10')).toBe(0);
   });
 
-  test('memory is bounded: past maxKeys the oldest are forgotten', async () => {
-    const throttle = new LoginThrottle({ perAccount: 1, maxKeys: 3 });
-    for (const who of ['a', 'b', 'c', 'd']) await throttle.attempt(who);
-    const waits = await Promise.all(['b', 'c', 'd', 'a'].map((who) => throttle.attempt(who)));
-    expect(waits).toEqual([900, 900, 900, 0]); // a was forgotten
+  test('memory is bounded: past maxKeys an unlocked key is forgotten, the first to end; a locked one is kept', async () => {
+    const throttle = new LoginThrottle({ perAccount: 2, maxKeys: 3 });
+    for (const who of ['locked', 'locked', 'a', 'b', 'c']) await throttle.attempt(who); // c takes a's place
+    const waits: number[] = [];
+    for (const who of ['b', 'b', 'locked', 'a', 'a']) waits.push(await throttle.attempt(who));
+    // b and "locked" kept their counts; a came back new, in place of c (the one open key left).
+    expect(waits).toEqual([0, 900, 900, 0, 0]);
+    // All three locked now: a new account waits until the first window ends, which frees a place.
+    expect(await throttle.attempt('c')).toBe(900);
+    now += 900_000;
+    expect(await throttle.attempt('c')).toBe(0);
+  });
+
+  test('locked out of one account from one address, not from the others (perAccountAndAddress)', async () => {
+    const throttle = new LoginThrottle({ perAccountAndAddress: 5, perAccount: 20 });
+    for (let i = 0; i < 5; i++) expect(await throttle.attempt('ada@example.com', '203.0.113.9')).toBe(0);
+    expect(await throttle.attempt('ADA@example.com ', '203.0.113.9')).toBe(900);
+    expect(await throttle.attempt('bo@example.com', '203.0.113.9')).toBe(0); // another account from there
+    expect(await throttle.attempt('ada@example.com', '198.51.100.1')).toBe(0); // Ada from home
+    await throttle.succeeded('ada@example.com', '198.51.100.1');
+    // Refused tries from 203.0.113.9 do not count on the account: 20 more from there, and Ada still gets in.
+    for (let i = 0; i < 20; i++) expect(await throttle.attempt('ada@example.com', '203.0.113.9')).toBe(900);
+    expect(await throttle.attempt('ada@example.com', '198.51.100.1')).toBe(0);
+  });
+
+  test('the account’s own limit is the backstop: many addresses together lock it for everyone', async () => {
+    const throttle = new LoginThrottle({ perAccountAndAddress: 5, perAccount: 20 });
+    for (let i = 0; i < 20; i++) expect(await throttle.attempt('ada@example.com', `10.0.${i % 4}.1`)).toBe(0);
+    expect(await throttle.attempt('ada@example.com', '10.0.9.1')).toBe(900);
+    now += 900_000;
+    expect(await throttle.attempt('ada@example.com', '10.0.9.1')).toBe(0);
+  });
+
+  test('without an address, the pair is the account alone: perAccountAndAddress limits it', async () => {
+    const throttle = new LoginThrottle({ perAccountAndAddress: 3, perAccount: 20 });
+    for (let i = 0; i < 3; i++) expect(await throttle.attempt('ada@example.com')).toBe(0);
+    expect(await throttle.attempt('ada@example.com')).toBe(900);
+    expect(await throttle.attempt('ada@example.com', '198.51.100.1')).toBe(0);
+    await throttle.succeeded('ada@example.com');
+    expect(await throttle.attempt('ada@example.com')).toBe(0);
   });
 });

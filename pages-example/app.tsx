@@ -8,7 +8,7 @@
 //   GET /admin/events       the counts as server-sent events                         } to /login?next=…
 //   /admin/users/{userId}   a user, with a refreshable activity partial              }
 //   /login                  Log in: the form; POST checks it and goes back to `next`
-//   POST /logout            ends the session
+//   POST /logout            ends the session (on every instance: sessions are kept on the server)
 //   GET /static/{path...}   CSS, icon, app.js, and htmx and its SSE extension from their npm packages
 //   anything else           the app's own 404 page (NotFoundPage)
 
@@ -16,6 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import {
   MemoryBroker,
+  MemorySessionStore,
   ServeMux,
   crossOriginProtection,
   liveReload,
@@ -24,6 +25,7 @@ import {
   staticFiles,
   type Broker,
   type Route,
+  type SessionStore,
   type StaticFiles,
   type ThrottleStore,
   type Tree,
@@ -77,11 +79,17 @@ export interface AppOptions {
   broker?: Broker;
   /** Where failed logins are counted, shared by every instance. Default: this process's memory. */
   throttle?: ThrottleStore;
+  /**
+   * Where sessions are kept, shared by every instance (main.ts: Postgres with DATABASE_URL). The cookie carries only
+   * the session's id, so a logout ends the session everywhere: a copy of the cookie taken before opens nothing.
+   * Default: this process's memory (a restart logs everyone out).
+   */
+  sessions?: SessionStore;
   /** "4" (default) or "2": which htmx the pages load. */
   htmxVersion?: string;
   /** Development: reload the open tab when the server restarts (`npm run dev`). */
   liveReload?: boolean;
-  /** Signs the flash cookie and seals sessions; at least 32 characters. Default: a random one per start (flash messages and logins then do not survive a restart). */
+  /** Signs the flash cookie and seals the session cookie; at least 32 characters. Default: a random one per start (flash messages and logins then do not survive a restart). */
   secret?: string;
   /** The admin account (main.ts: ADMIN_EMAIL, ADMIN_PASSWORD). Default: admin@example.com with a random password. */
   admin?: AdminAccount;
@@ -129,6 +137,9 @@ export function createApp(options: AppOptions = {}): {
     notFound: NotFoundPage,
     // Signs the flash cookie ("Task updated"): a tampered cookie is ignored.
     secret: options.secret ?? randomBytes(32).toString('base64url'),
+    // The logins on the server, not in the cookie: a logout deletes the stored session, so the cookie it was in
+    // (kept by an attacker, or in another tab) opens nothing afterwards, here or on another instance.
+    session: { store: options.sessions ?? new MemorySessionStore() },
   });
   // Every dynamic link resolves, or the app does not start.
   tree.validate([

@@ -1,7 +1,11 @@
 // Logging in to the admin section: GET /login shows the form, POST /login checks the e-mail address and password
-// (hashed with scrypt at start, compared in constant time; five tries per account and fifty per client address in
-// 15 minutes, then a 429) and
-// sends the visitor back to the page they wanted (`next`, of this site only); POST /logout ends the session.
+// (hashed with scrypt at start, compared in constant time) and sends the visitor back to the page they wanted
+// (`next`, of this site only); POST /logout ends the session, on every instance (app.tsx keeps sessions on the
+// server). Failed tries are counted per 15 minutes, then a 429:
+//
+//   5 per account from one client address    the admin's typos lock out only their own address
+//   50 per account, from every address        the backstop: ten addresses or more to lock the admin out everywhere
+//   50 per client address, all accounts       one address guessing many accounts
 
 import {
   clientAddress,
@@ -51,7 +55,7 @@ export class LoginPage {
   readonly #throttle: LoginThrottle;
 
   constructor(deps: LoginDeps) {
-    this.#throttle = new LoginThrottle({ store: deps.throttle });
+    this.#throttle = new LoginThrottle({ store: deps.throttle, perAccountAndAddress: 5, perAccount: 50 });
     this.#email = deps.admin.email.trim().toLowerCase();
     this.#passwordHash = hashPassword(deps.admin.password); // once, at mount: the password itself is not kept
   }
@@ -68,7 +72,8 @@ export class LoginPage {
       setStatus(422);
       return { email, next, error: 'Give your e-mail address and password.' };
     }
-    // Counted now, before the password is checked: per account, and per client address where the adapter knows it.
+    // Counted now, before the password is checked: per client address where the adapter knows it, per account from
+    // that address, and per account.
     const address = clientAddress(req) || undefined;
     const wait = await this.#throttle.attempt(form.data.email, address);
     if (wait > 0) {

@@ -2,8 +2,10 @@
 // The tasks and users are kept in SQLite (pages-example/data/tasks.db; DATABASE_PATH picks another file), or in
 // Postgres with DATABASE_URL=postgres://user:password@host:5432/db (the tables are made at start), which several
 // instances can share: their dashboards then hear each other's changes through Postgres LISTEN/NOTIFY, or through
-// Redis pub/sub with REDIS_URL=redis://host:6379 as well, and failed logins are counted there. HTMX_VERSION=2 serves htmx 2 instead of htmx 4; PAGETREE_SECRET (32+ characters) signs the
-// flash cookie and seals sessions, so a message and a login survive a restart.
+// Redis pub/sub with REDIS_URL=redis://host:6379 as well, and failed logins are counted there. Sessions are kept in
+// Postgres with DATABASE_URL, else in Redis with REDIS_URL, else in this process's memory: a logout ends the session
+// on every instance. HTMX_VERSION=2 serves htmx 2 instead of htmx 4; PAGETREE_SECRET (32+ characters) signs the
+// flash cookie and seals the session cookie, so a message and a login survive a restart (with a shared store).
 // ADMIN_EMAIL and ADMIN_PASSWORD are the admin section's account; without them a password is made and printed.
 // `npm run dev` adds --dev: tsx restarts the server on every change (code, static/) and the open tab reloads.
 // A `.env` file in the working directory, if there is one, sets what the environment does not, at each start.
@@ -12,7 +14,7 @@ import { existsSync } from 'node:fs';
 import { serve } from 'pagetree/node';
 import { createApp, type AppOptions } from './app.tsx';
 
-type Shared = Pick<AppOptions, 'databasePath' | 'store' | 'broker' | 'throttle'>;
+type Shared = Pick<AppOptions, 'databasePath' | 'store' | 'broker' | 'throttle' | 'sessions'>;
 
 // What the instances share, from the environment. The engines' clients are loaded only when they are used.
 async function shared(env: NodeJS.ProcessEnv): Promise<Shared> {
@@ -20,12 +22,9 @@ async function shared(env: NodeJS.ProcessEnv): Promise<Shared> {
   if (DATABASE_URL && DATABASE_PATH) throw new Error('set DATABASE_URL (Postgres) or DATABASE_PATH (SQLite), not both');
   const found: Shared = { databasePath: DATABASE_PATH };
   if (DATABASE_URL) {
-    const [{ default: pg }, { PostgresBroker, PostgresThrottleStore }, { PostgresStore }] = await Promise.all([
-      import('pg'),
-      import('pagetree/postgres'),
-      import('./store-postgres.ts'),
-    ]);
-    // One pool for the tasks, the broker's LISTEN and the login throttle.
+    const [{ default: pg }, { PostgresBroker, PostgresSessionStore, PostgresThrottleStore }, { PostgresStore }] =
+      await Promise.all([import('pg'), import('pagetree/postgres'), import('./store-postgres.ts')]);
+    // One pool for the tasks, the broker's LISTEN, the sessions and the login throttle.
     const pool = new pg.Pool({ connectionString: DATABASE_URL });
     // An idle connection that breaks (the server restarted) is an 'error' of the pool, which would end the process
     // unheard; the pool replaces it, and the broker listens again by itself.
@@ -36,10 +35,11 @@ async function shared(env: NodeJS.ProcessEnv): Promise<Shared> {
       store: await PostgresStore.connect(pool),
       broker: new PostgresBroker(pool),
       throttle: new PostgresThrottleStore(pool),
+      sessions: new PostgresSessionStore(pool),
     });
   }
   if (REDIS_URL) {
-    const [{ Redis }, { RedisBroker, RedisThrottleStore }] = await Promise.all([
+    const [{ Redis }, { RedisBroker, RedisSessionStore, RedisThrottleStore }] = await Promise.all([
       import('ioredis'),
       import('pagetree/redis'),
     ]);
@@ -52,6 +52,7 @@ async function shared(env: NodeJS.ProcessEnv): Promise<Shared> {
     });
     redis.on('ready', () => (down = false));
     Object.assign(found, { broker: new RedisBroker(redis), throttle: new RedisThrottleStore(redis) });
+    found.sessions ??= new RedisSessionStore(redis); // Postgres keeps them when there is one
   }
   return found;
 }
