@@ -4,309 +4,47 @@
 // options (JSON, or htmx 4's `key:value` syntax) past the scheme check; MemorySessionStore kept every session for its
 // whole absolute lifetime, without a bound. Each case runs through a real server started by `serve` and through
 // `mux.fetch` where both apply, and each was written to fail on the code before the fix.
+//
+// Whether anything goes unhandled is asked of a child process running the app with Node's defaults
+// (session-and-headers-app.tsx): inside jest a test's process.on('unhandledRejection') never fires.
 
 import { readFileSync } from 'node:fs';
-import { request as httpRequest, type Server } from 'node:http';
-import {
-  MemorySessionStore,
-  ServeMux,
-  Suspense,
-  hxLocation,
-  mount,
-  redirect,
-  route,
-  sendFile,
-  session,
-  type PageRequest,
-  type Session,
-  type SessionStore,
-} from '../../core/index.ts';
-import { serve, shutdown, type ServeOptions } from '../../core/node/index.ts';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import { MemorySessionStore, ServeMux, mount } from '../../core/index.ts';
+import { shutdown } from '../../core/node/index.ts';
 import { send as sendRaw } from '../support/node-http.ts';
-
-const secret = 'hardening-iii-session-secret-of-32-characters';
-const errors: { message: string; err: unknown }[] = [];
-const logger = {
-  error: (message: string, err?: unknown) => void errors.push({ message, err }),
-  warn: () => {},
-};
-const faults: unknown[] = [];
-const onFault = (err: unknown) => void faults.push(err);
-
-// --- the app -------------------------------------------------------------------------------------------------------
-
-// The parts waiting for the test to release them (after it has read the first byte), in render order.
-const waiting: (() => void)[] = [];
-const released = () => new Promise<void>((resolve) => waiting.push(resolve));
-const releaseAll = () => waiting.splice(0).forEach((r) => r());
-
-// The session as this file uses it (the project's Register types the example's session).
-const mySession = async () => (await session()) as unknown as Session<{ userId: string; saved: string }>;
-
-/** A part that writes the session once released, after the first byte: what issue 40 found lost. */
-async function LateWrite({ op }: { op: string }) {
-  await released();
-  const s = await mySession();
-  if (op === 'set') await s.set({ saved: 'yes' });
-  else if (op === 'regenerate') await s.regenerate();
-  else if (op === 'destroy') await s.destroy();
-  else
-    return (
-      <p id="read" safe>
-        {`user ${s.data.userId ?? 'none'}`}
-      </p>
-    );
-  return <p id="done">saved</p>;
-}
-
-/** GET /late/{op}: a streamed page whose <Suspense> part sets, regenerates, destroys or reads the session. */
-class LatePage {
-  stream = true;
-  props(req: PageRequest) {
-    return { op: req.pathValue('op') };
-  }
-  page(props: { op: string }) {
-    return (
-      <html>
-        <body>
-          <h1>Top</h1>
-          <Suspense fallback={<p>Loading…</p>}>
-            <LateWrite op={props.op} />
-          </Suspense>
-        </body>
-      </html>
-    );
-  }
-}
-
-/** POST /login?user=7: logs in as the example does (set, then regenerate); GET /whoami: the session as JSON. */
-class Login {
-  async post(req: PageRequest) {
-    const s = await mySession();
-    await s.set({ userId: new URL(req.url).searchParams.get('user') ?? '7' });
-    await s.regenerate();
-    return new Response(null, { status: 204 });
-  }
-}
-class Whoami {
-  async props() {
-    const s = await session();
-    return new Response(JSON.stringify({ id: s.id, data: s.data }), {
-      headers: { 'content-type': 'application/json' },
-    });
-  }
-}
-
-// Filenames as an app gets them from user data (a JSON body can hold a lone surrogate; a form cannot).
-const filenames: Record<string, string> = {
-  'lone-high': 'report\ud800.csv',
-  'lone-low': '\udc00x.txt',
-  'lone-high-at-end': 'x.txt\ud83d',
-  rlo: 'invoice\u202efdp.exe',
-  embeddings: '\u202aa\u202bb\u202cc\u202dd.txt',
-  isolates: 'a\u2066b\u2067c\u2068d\u2069.pdf',
-  marks: 'a\u200eb\u200f\u061cc.txt',
-  'rlo-beside-text': 'résumé\u202egpj.exe',
-  euro: '€ report.csv',
-  emoji: '😀.txt',
-  'emoji-zwj': '👩‍💻.txt',
-};
-class Download {
-  async props(req: PageRequest) {
-    return sendFile(req, 'x', { filename: filenames[req.pathValue('name')]! });
-  }
-}
-
-/** GET /go?to=…: redirect() to a URL from the request; GET /hx-location?to=…: hxLocation() with it. */
-class Go {
-  props(req: PageRequest) {
-    return redirect(new URL(req.url).searchParams.get('to')!);
-  }
-}
-class HxLocationPage {
-  props(req: PageRequest) {
-    hxLocation(new URL(req.url).searchParams.get('to')!);
-    return {};
-  }
-  page() {
-    return <p>ok</p>;
-  }
-}
-
-class App {
-  late = route('GET /late/{op}', LatePage);
-  login = route('/login', Login);
-  whoami = route('GET /whoami', Whoami);
-  download = route('GET /download/{name}', Download);
-  go = route('GET /go', Go);
-  hxLocation = route('GET /hx-location', HxLocationPage);
-}
-
-/** The same pages with the session in the cookie (no store), under /c/. */
-class CookieApp {
-  late = route('GET /late/{op}', LatePage);
-  login = route('/login', Login);
-  whoami = route('GET /whoami', Whoami);
-}
-
-// A store whose write waits, once the test holds it, for the first byte: a regenerate() that began before the first
-// byte (and passed the check then) meets it after its awaits. The shell waits for that write to begin.
-const slowBacking = new MemorySessionStore();
-let holding = false;
-let openShell: () => void = () => {};
-const slowStore: SessionStore = {
-  get: (id, idle) => slowBacking.get(id, idle),
-  async set(id, data, ttl, idle) {
-    if (holding) {
-      openShell();
-      await released();
-    }
-    slowBacking.set(id, data, ttl, idle);
-  },
-  delete: (id) => slowBacking.delete(id),
-};
-async function Shell() {
-  await new Promise<void>((resolve) => (openShell = resolve));
-  return <h1>Top</h1>;
-}
-async function EarlyRegenerate() {
-  await (await mySession()).regenerate();
-  return <p id="done">saved</p>;
-}
-/** GET /s/early: a part regenerates at once, its store write pending while the shell (waiting for it) goes out. */
-class EarlyPage {
-  stream = true;
-  page() {
-    return (
-      <html>
-        <body>
-          <Shell />
-          <Suspense fallback={<p>Loading…</p>}>
-            <EarlyRegenerate />
-          </Suspense>
-        </body>
-      </html>
-    );
-  }
-}
-class SlowApp {
-  early = route('GET /early', EarlyPage);
-  login = route('/login', Login);
-  whoami = route('GET /whoami', Whoami);
-}
-
-const store = new MemorySessionStore();
-const mux = new ServeMux({ logger });
-mount(mux, App, '/', 'App', { secret, session: { store } });
-mount(mux, SlowApp, '/s/', 'SlowApp', { secret, session: { store: slowStore } });
-mount(mux, CookieApp, '/c/', 'CookieApp', { secret });
-
-// --- the two ways in -----------------------------------------------------------------------------------------------
+import { inChild } from './in-child.ts';
+import {
+  CookieApp,
+  call,
+  errors,
+  hold,
+  listen,
+  logger,
+  login,
+  secret,
+  slowBacking,
+  startApp,
+  streamed,
+  vias,
+  whoami,
+} from './session-and-headers-app.tsx';
 
 let server: Server;
-let port = 0;
 
 beforeAll(async () => {
-  server = await listen(mux);
-  port = (server.address() as { port: number }).port;
-  process.on('unhandledRejection', onFault);
-  process.on('uncaughtException', onFault);
+  server = await startApp();
 });
 afterAll(async () => {
-  process.off('unhandledRejection', onFault);
-  process.off('uncaughtException', onFault);
   await shutdown(server, 500);
 });
 beforeEach(() => {
   errors.length = 0;
 });
 afterEach(() => {
-  expect(faults).toEqual([]);
   jest.restoreAllMocks();
 });
-
-function listen(on: ServeMux, options: ServeOptions = {}): Promise<Server> {
-  return new Promise((resolve) => {
-    const s = serve(on, {
-      port: 0,
-      hostname: '127.0.0.1',
-      handleSignals: false,
-      ...options,
-      onListen: () => resolve(s),
-    });
-  });
-}
-
-type Via = 'serve' | 'fetch';
-const vias: Via[] = ['serve', 'fetch'];
-
-interface Seen {
-  status: number;
-  headers: Headers;
-  body: string;
-}
-
-function toHeaders(record: Record<string, string | string[] | undefined>): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(record)) {
-    if (value !== undefined) for (const v of [value].flat()) headers.append(name, v);
-  }
-  return headers;
-}
-
-async function call(via: Via, path: string, init: { method?: string; headers?: Record<string, string> } = {}) {
-  if (via === 'fetch') {
-    const res = await mux.fetch(new Request(`http://localhost${path}`, init));
-    return { status: res.status, headers: res.headers, body: await res.text() };
-  }
-  const r = await sendRaw(port, path, init);
-  return { status: r.status, headers: toHeaders(r.headers), body: r.body };
-}
-
-/** GETs a streamed page, releases its parts once the first bytes arrived, and reads the rest. */
-async function streamed(via: Via, path: string, headers: Record<string, string> = {}): Promise<Seen> {
-  if (via === 'fetch') {
-    const res = await mux.fetch(new Request(`http://localhost${path}`, { headers }));
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let body = '';
-    let first = true;
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-      body += decoder.decode(r.value, { stream: true });
-      if (first) releaseAll();
-      first = false;
-    }
-    return { status: res.status, headers: res.headers, body };
-  }
-  return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: '127.0.0.1', port, path, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => {
-        if (body === '') releaseAll();
-        body += c;
-      });
-      res.on('end', () => resolve({ status: res.statusCode!, headers: toHeaders(res.headers), body }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** Logs in under `prefix` and returns the session cookie (`name=value`). */
-async function login(via: Via, prefix: string): Promise<string> {
-  const r = await call(via, `${prefix}login?user=7`, { method: 'POST' });
-  const pair = r.headers.getSetCookie()[0]?.split(';')[0];
-  if (r.status !== 204 || !pair) throw new Error(`login answered ${r.status}`);
-  return pair;
-}
-
-async function whoami(via: Via, prefix: string, cookie: string) {
-  return JSON.parse((await call(via, `${prefix}whoami`, { headers: { cookie } })).body) as {
-    id: string;
-    data: Record<string, string>;
-  };
-}
 
 // --- 5. a session written after the first byte ---------------------------------------------------------------------
 
@@ -355,7 +93,7 @@ describe.each(vias)('a session written inside a <Suspense> part after the first 
     const cookie = await login(via, '/s/');
     const before = await whoami(via, '/s/', cookie);
     const size = slowBacking.size;
-    holding = true;
+    hold(true);
     try {
       const r = await streamed(via, '/s/early', { cookie });
       expect(r.body).toContain('<h1>Top</h1>');
@@ -363,7 +101,7 @@ describe.each(vias)('a session written inside a <Suspense> part after the first 
       expect(r.headers.getSetCookie()).toEqual([]);
       expect(String(errors[0]!.err)).toMatch(/session\.regenerate\(\): called after the streamed page's first byte/);
     } finally {
-      holding = false;
+      hold(false);
     }
     expect(await whoami(via, '/s/', cookie)).toEqual(before);
     expect(slowBacking.size).toBe(size); // the new id's entry is gone again
@@ -383,6 +121,20 @@ describe.each(vias)('a session written inside a <Suspense> part after the first 
     }
   });
 });
+
+test("session-writes-inside-suspense-leave-nothing-unhandled: a child process with Node's defaults lives", async () => {
+  const run = await inChild(join(__dirname, 'session-and-headers-app.tsx'), 'unobserved');
+  const lines = vias.flatMap((via) => [
+    ...['/', '/c/'].flatMap((prefix) => [
+      `${via} ${prefix}late/set: 200 failed`,
+      `${via} ${prefix}late/regenerate: 200 failed`,
+      `${via} ${prefix}late/destroy: 200 failed`,
+      `${via} ${prefix}late/read: 200 read`,
+    ]),
+    `${via} /s/early: 200 failed`,
+  ]);
+  expect(run).toEqual({ code: 0, signal: null, stdout: lines.join('\n') + '\n', stderr: '' });
+}, 30_000);
 
 // --- 6. sendFile's filename ----------------------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@
 //   4. failing that, 405 with Allow when another method would match, else 404 (handleNotFound replaces it).
 
 import { ConflictError } from './errors.ts';
-import { consoleLogger, type Logger } from '../kernel/logger.ts';
+import { consoleLogger, guardLogger, type Logger } from '../kernel/logger.ts';
 import { redirectResponse, textError } from '../kernel/answer.ts';
 import { fetchHandler } from '../kernel/fetch.ts';
 import { requestTarget } from '../kernel/adapter.ts';
@@ -57,7 +57,7 @@ export class ServeMux implements HandlerObject {
   #split = new SplitPath();
 
   constructor(options: { logger?: Logger } = {}) {
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = guardLogger(options.logger ?? consoleLogger); // a logger that throws costs only its line
     this.fetch = fetchHandler((req) => this.serveHTTP(req), this.logger);
   }
 

@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream';
 import { callHandler, setRoute, type Handler } from '../kernel/request.ts';
 import { requestTarget } from '../kernel/adapter.ts';
 import { ServeMux } from '../mux/serve-mux.ts';
-import { consoleLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
+import { consoleLogger, guardLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
 import { answerOf, liteResponse, textError, type Answer } from '../kernel/answer.ts';
 import { createRequest } from './request.ts';
 import { takeEvents, type EventSink } from '../http/event-stream.ts';
@@ -45,7 +45,7 @@ export interface ListenerOptions {
 
 // Where a listener's or a server's failures are reported: the option, else the mux's logger, else the console.
 function loggerFor(handler: Handler | ServeMux, options: ListenerOptions): Logger {
-  return options.logger ?? (handler instanceof ServeMux ? handler.logger : consoleLogger);
+  return options.logger ? guardLogger(options.logger) : handler instanceof ServeMux ? handler.logger : consoleLogger;
 }
 
 /**
@@ -320,6 +320,12 @@ function write(outgoing: ServerResponse, req: Request, answer: Answer, logger: L
   }
   // An empty statusText (new Response('x', { status: 404 })) gets the standard phrase, not "HTTP/1.1 404 ".
   outgoing.writeHead(status, statusText, headers);
+  if (req.method === 'HEAD') {
+    // GET's head and no body: node drops a HEAD's body bytes, so a piped feed would be read forever, unanswered.
+    outgoing.end();
+    dropBody(body);
+    return;
+  }
   // An event stream stays open until the client leaves: it ends when the server shuts down (the client reconnects,
   // to another instance if there is one), so that shutdown waits only for the other requests.
   const type = headers['content-type'];

@@ -37,17 +37,41 @@ export interface SuspenseProps {
  * @example <Suspense fallback={<p>Loading…</p>}><Recommendations /></Suspense> // → the fallback now, the list later
  */
 export function Suspense(props: SuspenseProps): JSX.Element {
-  const { children } = props;
-  const content = Array.isArray(children) ? contentsToString(children) : contentToString(children);
-  if (typeof content === 'string') return content;
+  const { children, fallback } = props;
+  let content: JSX.Element;
+  try {
+    content = Array.isArray(children) ? contentsToString(children) : contentToString(children);
+  } catch (err) {
+    // kitajs throws on a child it refuses (an object) before it reaches the children after it: a promise the page
+    // made itself (`{load()}`) would be dropped, and its rejection end the process. Observed, as the JSX runtime does.
+    observeAll(children);
+    observeAll(fallback);
+    throw err;
+  }
   const stream = requestContext.getStore()?.stream;
-  if (stream === undefined) return content;
-  const fallback = contentToString(props.fallback);
+  if (typeof content === 'string' || stream === undefined) {
+    observeAll(fallback); // not shown: a pending fallback would be dropped
+    return content;
+  }
+  let shown: JSX.Element;
+  try {
+    shown = contentToString(fallback);
+  } catch (err) {
+    content.catch(ignore); // the children's promise, which no boundary now holds
+    throw err;
+  }
   const id = stream.defer(content);
-  return typeof fallback === 'string'
-    ? stream.placeholder(id, fallback)
-    : fallback.then((f) => stream.placeholder(id, f));
+  return typeof shown === 'string' ? stream.placeholder(id, shown) : shown.then((f) => stream.placeholder(id, f));
 }
+
+// Every promise among children: given a handler, so that one dropped is no unhandled rejection. It still rejects for
+// whoever joins it.
+function observeAll(children: unknown): void {
+  if (Array.isArray(children)) for (const c of children) observeAll(c);
+  else if (children instanceof Promise) children.catch(ignore);
+}
+
+function ignore(): void {}
 
 /** How a page stream reports and renders a failed boundary; made by the pipeline (dispatch.ts). */
 export interface StreamHooks {
@@ -175,7 +199,7 @@ export class PageStream {
     return new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.#controller = controller;
-        if (timeout > 0) this.#timer = setTimeout(() => this.#expire(timeout), timeout);
+        if (timeout > 0) this.#timer = setTimeout(() => this.#expireOrBreak(timeout), timeout);
         this.#send(first);
       },
       // The client left: what is still pending is dropped.
@@ -233,8 +257,8 @@ export class PageStream {
         .catch((err: unknown) => this.#break(err));
   }
 
-  // A failure past a boundary's own handling (a logger that throws, a bug here): the answer is cut, not left open
-  // or passed off as whole, and the rejection is handled here, where its promise is made, so the process lives.
+  // A failure past a boundary's own handling (a bug here; the mux's logger is guarded, logger.ts): the answer is cut,
+  // not left open or passed off as whole, and the failure is handled here, where it happens, so the process lives.
   #break(err: unknown): void {
     if (this.#closed) return;
     this.#closed = true;
@@ -244,6 +268,15 @@ export class PageStream {
       this.#hooks.log('the streamed page failed; its answer is cut short:', err);
     } catch {
       // the logger failed again: nothing more to tell anyone
+    }
+  }
+
+  // A timer's callback: what throws there would end the process, so it cuts this answer instead.
+  #expireOrBreak(timeout: number): void {
+    try {
+      this.#expire(timeout);
+    } catch (err) {
+      this.#break(err);
     }
   }
 
