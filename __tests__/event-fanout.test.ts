@@ -88,7 +88,9 @@ describe('event streams through the node adapter', () => {
     await expect(hub.send('after')).resolves.toBe(2);
     await clients[1]!.until('data: after\n\n');
     for (const c of clients) c.socket.destroy();
-  });
+    // Tens of 64 KiB rounds until the kernel's buffers and then 1 MiB fill: ~1 s alone, over 5 s with two jest
+    // workers and their servers on two cores.
+  }, 30_000);
 
   test.each([
     {
