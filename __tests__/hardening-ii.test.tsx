@@ -29,8 +29,8 @@ import {
   type PageRequest,
 } from '../core/index.ts';
 import { liteResponse } from '../core/kernel/answer.ts';
-import { onShutdown, serve, shutdown, type ServeOptions } from '../core/node/index.ts';
-import { openStream, send as sendRaw } from './support/node-http.ts';
+import { onShutdown, shutdown } from '../core/node/index.ts';
+import { listen, openStream, send as sendRaw } from './support/node-http.ts';
 
 const secret = 'hardening-ii-secret-at-least-32-characters';
 const errors: { message: string; err: unknown }[] = [];
@@ -279,19 +279,6 @@ beforeEach(() => {
   errors.length = 0;
   warnings.length = 0;
 });
-
-/** serve() on a free port of 127.0.0.1, once it listens. */
-function listen(on: ServeMux, options: ServeOptions = {}): Promise<Server> {
-  return new Promise((resolve) => {
-    const s = serve(on, {
-      port: 0,
-      hostname: '127.0.0.1',
-      handleSignals: false,
-      ...options,
-      onListen: () => resolve(s),
-    });
-  });
-}
 
 type Via = 'serve' | 'fetch';
 const vias: Via[] = ['serve', 'fetch'];

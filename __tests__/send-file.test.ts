@@ -4,8 +4,8 @@
 import type { Server } from 'node:http';
 import { ServeMux, sendFile, type PageRequest, type SendFileOptions } from '../core/index.ts';
 import { contentDisposition } from '../core/http/send-file.ts';
-import { serve, shutdown } from '../core/node/index.ts';
-import { send } from './support/node-http.ts';
+import { shutdown } from '../core/node/index.ts';
+import { listen, portOf, send } from './support/node-http.ts';
 
 const csv = 'name,email\nAda,ada@example.com\nGrace,grace@example.com\n';
 const files: Record<string, () => [Parameters<typeof sendFile>[1], SendFileOptions]> = {
@@ -34,10 +34,8 @@ mux.handleFunc('GET /files/{kind}', (req: PageRequest) => {
 let server: Server;
 let port = 0;
 beforeAll(async () => {
-  server = await new Promise<Server>((resolve) => {
-    const s = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => resolve(s) });
-  });
-  port = (server.address() as { port: number }).port;
+  server = await listen(mux);
+  port = portOf(server);
 });
 afterAll(() => shutdown(server, 500));
 

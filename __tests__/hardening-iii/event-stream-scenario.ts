@@ -7,7 +7,8 @@
 
 import { get as httpGet } from 'node:http';
 import { ServeMux, eventStream } from '../../core/index.ts';
-import { serve, shutdown } from '../../core/node/index.ts';
+import { shutdown } from '../../core/node/index.ts';
+import { listen } from '../support/node-http.ts';
 
 const later = <T>(value: T, ms: number) => new Promise<T>((r) => setTimeout(() => r(value), ms));
 
@@ -54,9 +55,7 @@ async function viaFetch(mux: ServeMux): Promise<{ text: string; end: string }> {
 }
 
 async function viaServe(mux: ServeMux): Promise<{ text: string; end: string }> {
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => resolve(s) });
-  });
+  const server = await listen(mux);
   try {
     const port = (server.address() as { port: number }).port;
     return await new Promise((resolve) => {

@@ -12,8 +12,8 @@ import type { Server } from 'node:http';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ServeMux, mount, parseForm, route, type HttpError, type PageRequest } from '../../core/index.ts';
 import { multipartCounter } from '../../core/http/multipart.ts';
-import { serve, shutdown } from '../../core/node/index.ts';
-import { send } from '../support/node-http.ts';
+import { shutdown } from '../../core/node/index.ts';
+import { listen, portOf, send } from '../support/node-http.ts';
 
 // --- the app -------------------------------------------------------------------------------------------------------
 
@@ -63,10 +63,8 @@ mount(mux, App);
 let server: Server;
 let port = 0;
 beforeAll(async () => {
-  server = await new Promise<Server>((resolve) => {
-    const s = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => resolve(s) });
-  });
-  port = (server.address() as { port: number }).port;
+  server = await listen(mux);
+  port = portOf(server);
 });
 afterAll(() => shutdown(server, 500));
 

@@ -17,8 +17,8 @@ import type { Server } from 'node:http';
 import { ServeMux, type PageRequest } from '../../core/index.ts';
 import { liteResponse } from '../../core/kernel/answer.ts';
 import { parseTarget } from '../../core/kernel/adapter.ts';
-import { serve, shutdown } from '../../core/node/index.ts';
-import { raw } from '../support/node-http.ts';
+import { shutdown } from '../../core/node/index.ts';
+import { listen, portOf, raw } from '../support/node-http.ts';
 
 const errors: unknown[] = [];
 const logger = { error: (_message: string, err?: unknown) => void errors.push(err), warn: () => {} };
@@ -36,10 +36,8 @@ let server: Server;
 let port = 0;
 
 beforeAll(async () => {
-  server = await new Promise<Server>((resolve) => {
-    const s = serve(mux, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => resolve(s) });
-  });
-  port = (server.address() as { port: number }).port;
+  server = await listen(mux);
+  port = portOf(server);
 });
 afterAll(() => shutdown(server, 500));
 afterEach(() => expect(errors).toEqual([]));

@@ -22,8 +22,8 @@ import {
   type Session,
   type SessionStore,
 } from '../../core/index.ts';
-import { serve, shutdown, type ServeOptions } from '../../core/node/index.ts';
-import { send as sendRaw } from '../support/node-http.ts';
+import { shutdown } from '../../core/node/index.ts';
+import { listen, send as sendRaw } from '../support/node-http.ts';
 
 export const secret = 'hardening-iii-session-secret-of-32-characters';
 export const errors: { message: string; err: unknown }[] = [];
@@ -213,17 +213,7 @@ export async function startApp(): Promise<Server> {
   return server;
 }
 
-export function listen(on: ServeMux, options: ServeOptions = {}): Promise<Server> {
-  return new Promise((resolve) => {
-    const s = serve(on, {
-      port: 0,
-      hostname: '127.0.0.1',
-      handleSignals: false,
-      ...options,
-      onListen: () => resolve(s),
-    });
-  });
-}
+export { listen };
 
 export type Via = 'serve' | 'fetch';
 export const vias: Via[] = ['serve', 'fetch'];

@@ -1,7 +1,30 @@
 // Test helpers for real servers: a node:http client that reads the whole answer.
 
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage, type Server } from 'node:http';
 import { connect } from 'node:net';
+import type { ServeMux } from '../../core/index.ts';
+import { serve, type ServeOptions } from '../../core/node/index.ts';
+
+/**
+ * serve() on a free port of 127.0.0.1, once it listens (no signal handlers: jest owns the process).
+ * @example const server = await listen(mux); const port = portOf(server);
+ */
+export function listen(on: ServeMux, options: ServeOptions = {}): Promise<Server> {
+  return new Promise((resolve) => {
+    const s = serve(on, {
+      port: 0,
+      hostname: '127.0.0.1',
+      handleSignals: false,
+      ...options,
+      onListen: () => resolve(s),
+    });
+  });
+}
+
+/** The port a server listens on. */
+export function portOf(server: Server): number {
+  return (server.address() as { port: number }).port;
+}
 
 /** What a client sees of an answer from a real server. */
 export interface Reply {
