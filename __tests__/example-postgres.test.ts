@@ -3,7 +3,6 @@
 // instances on one database see each other's writes, and instances starting together make the schema once; and, as
 // `npm start` runs them (DATABASE_URL), they share the sessions and the login throttle.
 
-import { request as httpRequest } from 'node:http';
 import pg from 'pg';
 import { htmxRequest } from '../core/index.ts';
 import { UserPage } from '../pages-example/admin.tsx';
@@ -14,6 +13,7 @@ import { SqliteStore } from '../pages-example/store-sqlite.ts';
 import { TaskPage, TasksPage } from '../pages-example/tasks.tsx';
 import { sharedEnv, startExample, type ExampleProcess } from './support/example-process.ts';
 import { usePostgres } from './support/services.ts';
+import { sendFrom } from './support/node-http.ts';
 
 type App = ReturnType<typeof createApp>;
 
@@ -253,25 +253,7 @@ describe('the example on Postgres, as `npm start` runs two instances', () => {
     headers: Record<string, string> = {},
     body = '',
   ) {
-    return new Promise<{ status: number; location?: string; cookie?: string }>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port: to.port,
-          path,
-          method,
-          localAddress: from,
-          headers: { 'sec-fetch-site': 'same-origin', ...headers },
-        },
-        (res) => {
-          res.resume();
-          const cookie = res.headers['set-cookie']?.[0]?.split(';')[0];
-          res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, cookie }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+    return sendFrom(to.port, from, method, path, headers, body);
   }
   const logIn = (to: ExampleProcess, from: string, password: string) =>
     send(

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
-import { request as httpRequest, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Admin, UserPage } from '../pages-example/admin.tsx';
@@ -9,6 +9,7 @@ import { TasksPage, ToggleTask } from '../pages-example/tasks.tsx';
 import { htmxRequest } from '../core/index.ts';
 import { serve, shutdown } from '../core/node/index.ts';
 import { fetchPage, htmx2, htmx4 } from './support/http.ts';
+import { sendFrom } from './support/node-http.ts';
 
 const form = (fields: Record<string, string>) => ({
   'content-type': 'application/x-www-form-urlencoded',
@@ -270,25 +271,7 @@ describe('the example on a real server (serve), where each client has an address
 
   /** A request from `from` (any 127.x.y.z reaches the server): its status, Location and session cookie. */
   function send(from: string, method: string, path: string, headers: Record<string, string>, body = '') {
-    return new Promise<{ status: number; location?: string; cookie?: string }>((resolve, reject) => {
-      const req = httpRequest(
-        {
-          host: '127.0.0.1',
-          port,
-          path,
-          method,
-          localAddress: from,
-          headers: { 'sec-fetch-site': 'same-origin', ...headers },
-        },
-        (res) => {
-          res.resume();
-          const cookie = res.headers['set-cookie']?.[0]?.split(';')[0];
-          res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, cookie }));
-        },
-      );
-      req.on('error', reject);
-      req.end(body);
-    });
+    return sendFrom(port, from, method, path, headers, body);
   }
   const logIn = (from: string, password: string) => {
     const { body, ...type } = form({ email: app.admin.email, password });

@@ -58,6 +58,40 @@ export function send(
 }
 
 /**
+ * A request from a loopback address of choice (any 127.x.y.z reaches a server on 127.0.0.1), as a browser of the same
+ * site sends it: its status, Location and the first cookie it sets, the body left unread.
+ * @example await sendFrom(port, '127.0.0.3', 'GET', '/admin/', { cookie }) // → { status: 303, location: '/login?…' }
+ */
+export function sendFrom(
+  port: number,
+  from: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body = '',
+): Promise<{ status: number; location?: string; cookie?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method,
+        localAddress: from,
+        headers: { 'sec-fetch-site': 'same-origin', ...headers },
+      },
+      (res) => {
+        res.resume();
+        const cookie = res.headers['set-cookie']?.[0]?.split(';')[0];
+        res.on('end', () => resolve({ status: res.statusCode!, location: res.headers.location, cookie }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
  * Sends raw bytes and returns the raw answer, for requests a client library would refuse to send.
  * @example await raw(port, 'GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n') // → "HTTP/1.1 400 Bad Request…"
  */
