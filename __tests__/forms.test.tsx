@@ -211,6 +211,7 @@ describe('parseForm: bodies that are not forms', () => {
 });
 
 describe('parseForm: where the form is, and errors the server finds (issue 26)', () => {
+  const formType = 'application/x-www-form-urlencoded';
   const Search = z.object({ q: z.string().min(1), ids: z.array(z.coerce.number()) });
 
   test.each<[string, Request, unknown]>([
@@ -221,6 +222,31 @@ describe('parseForm: where the form is, and errors the server finds (issue 26)',
       'DELETE without a body: the query (htmx 2 and 4 send it so)',
       new Request('http://localhost/s?q=d&ids=4', { method: 'DELETE' }),
       { q: 'd', ids: [4] },
+    ],
+    // Issue 45.2: htmx 2 labels a DELETE a form and sends its values in the URL, with no body.
+    [
+      'DELETE as htmx 2 sends it, a form Content-Type and no body: the query',
+      new Request('http://localhost/s?q=d&ids=4', { method: 'DELETE', headers: { 'content-type': formType } }),
+      { q: 'd', ids: [4] },
+    ],
+    [
+      'DELETE with a form Content-Type and an empty body stream (no Content-Length): the query',
+      new Request('http://localhost/s?q=d&ids=6', {
+        method: 'DELETE',
+        headers: { 'content-type': formType },
+        body: '',
+      }),
+      { q: 'd', ids: [6] },
+    ],
+    [
+      'DELETE from htmxRequest for htmx 2',
+      htmxRequest('/s', { version: 2, method: 'DELETE', form: { q: 'd', ids: ['7', '8'] } }),
+      { q: 'd', ids: [7, 8] },
+    ],
+    [
+      'DELETE from htmxRequest for htmx 4',
+      htmxRequest('/s', { method: 'DELETE', form: { q: 'd', ids: ['9'] } }),
+      { q: 'd', ids: [9] },
     ],
     [
       'DELETE with a form body: the body',

@@ -387,10 +387,37 @@ describe('htmxRequest builds what each htmx sends', () => {
     ],
   ])('%s', async (_name, options, want) => {
     const req = htmxRequest('/tasks', options);
-    expect(Object.fromEntries(req.headers)).toEqual(want);
+    // htmx 4 asks for HTML; htmx 2's XHR sends the browser's default.
+    expect(Object.fromEntries(req.headers)).toEqual({ ...want, accept: options.version === 2 ? '*/*' : 'text/html' });
     expect(req.url).toBe('http://localhost/tasks');
     if (options.form) expect([req.method, await req.text()]).toEqual(['POST', 'title=a%26b&tag=x&tag=y']);
     else expect(req.method).toBe('GET');
+  });
+
+  // Issue 45.2: where each htmx puts a form's values, and its Content-Type, per method (seen in Chromium:
+  // __tests__/first-hour/htmx-requests.test.ts compares these requests with the browser's).
+  const form = { ids: ['1', '2'], note: 'a b' };
+  const urlencoded = 'application/x-www-form-urlencoded';
+  test.each<[2 | 4, string, string, string | null, string]>([
+    [4, 'GET', '/tasks?page=2&ids=1&ids=2&note=a+b', null, ''],
+    [4, 'POST', '/tasks?page=2', `${urlencoded};charset=UTF-8`, 'ids=1&ids=2&note=a+b'],
+    [4, 'PUT', '/tasks?page=2', `${urlencoded};charset=UTF-8`, 'ids=1&ids=2&note=a+b'],
+    [4, 'PATCH', '/tasks?page=2', `${urlencoded};charset=UTF-8`, 'ids=1&ids=2&note=a+b'],
+    [4, 'DELETE', '/tasks?page=2&ids=1&ids=2&note=a+b', null, ''],
+    [2, 'GET', '/tasks?page=2&ids=1&ids=2&note=a%20b', null, ''],
+    [2, 'POST', '/tasks?page=2', urlencoded, 'ids=1&ids=2&note=a%20b'],
+    [2, 'PUT', '/tasks?page=2', urlencoded, 'ids=1&ids=2&note=a%20b'],
+    [2, 'PATCH', '/tasks?page=2', urlencoded, 'ids=1&ids=2&note=a%20b'],
+    [2, 'DELETE', '/tasks?page=2&ids=1&ids=2&note=a%20b', urlencoded, ''],
+  ])('htmx %s %s: a form in %s, Content-Type %s', async (version, method, url, type, body) => {
+    const req = htmxRequest('/tasks?page=2', { version, method, form });
+    const where = new URL(req.url);
+    expect([req.method, where.pathname + where.search, req.headers.get('content-type'), await req.text()]).toEqual([
+      method,
+      url,
+      type,
+      body,
+    ]);
   });
 });
 

@@ -4,10 +4,12 @@
 //
 // Writes a new pagetree app into <dir>: typed routes (the Register block, so urlFor is checked), a layout, a page
 // with a validated form (422, flash) and a region updated beside it, a test, lint and the XSS scanner, fingerprinted
-// static files, .env.example and a README with its commands. It asks nothing: the flags are the choices.
+// static files, a .env with a secret of its own, .env.example and a README with its commands. It asks nothing: the
+// flags are the choices.
 // Plain JavaScript, so that it runs as published, with no build and no dependency.
 
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -192,6 +194,17 @@ export default defineConfig(
 );
 `;
 
+/** How a deployed app gets its secret: not from this machine's .env. */
+function deploySecret() {
+  if (options.runtime === 'workers') {
+    return 'A deploy sets its own: `npx wrangler secret put PAGETREE_SECRET` (32+ random characters).';
+  }
+  return [
+    'A deploy sets its own `PAGETREE_SECRET` in the environment of the server (32+ random characters, e.g. from',
+    '`openssl rand -base64 32`; the environment wins over a `.env` file), the same on every instance.',
+  ].join('\n');
+}
+
 function readme() {
   const runtime = { node: 'Node', bun: 'Bun', deno: 'Deno', workers: 'Cloudflare Workers' }[options.runtime];
   const commands = Object.entries(scripts()).map(([script, command]) => `| \`npm run ${script}\` | \`${command}\` |`);
@@ -212,8 +225,11 @@ npm start      # as in production
 | --- | --- |
 ${commands.join('\n')}
 
-\`.env\` (a copy of \`.env.example\`, not committed) is read at each start: set \`PAGETREE_SECRET\` (it signs the flash cookie); in dev, left unset, a new
-one is made at each start, with a warning. In production it must be set: without it the app does not start.
+\`.env\` is read at each start${options.runtime === 'workers' ? ' (by wrangler dev)' : ''}, and is not committed (\`.gitignore\` leaves it out;
+\`.env.example\` is its committed template). \`npm create pagetree\` wrote a random \`PAGETREE_SECRET\` into it, which
+signs the flash cookie, so \`npm run dev\` and \`npm start\` work at once.
+${deploySecret()}
+Without one, \`npm start\` stops (\`the secret is undefined\`); \`npm run dev\` makes one per start, with a warning.
 
 - \`src/app.tsx\`: the routes (\`route('/{$} Guestbook', HomePage)\`) and \`createApp\`
 - \`src/pages/home.tsx\`: the page, its form (validated by a zod schema: 422 with the errors) and its list
@@ -231,7 +247,15 @@ const writeJson = (path, value) => writeFileSync(join(target, path), JSON.string
 cpSync(join(here, 'template/common'), target, { recursive: true });
 cpSync(join(here, 'template', options.runtime), target, { recursive: true });
 renameSync(join(target, 'gitignore'), join(target, '.gitignore')); // npm leaves .gitignore out of packages
-cpSync(join(target, '.env.example'), join(target, '.env')); // all commented out: the defaults, ready to edit
+// .env: the example's lines with a secret of this project's own (Django's startproject writes a SECRET_KEY, Laravel's
+// key:generate an APP_KEY), so that npm start serves at once; .gitignore keeps it out of git, and .env.example, which
+// is committed, has none. 32 random bytes: 43 base64url characters.
+const secret = randomBytes(32).toString('base64url');
+const env = readFileSync(join(target, '.env.example'), 'utf8').replace(
+  /^# PAGETREE_SECRET=$/m,
+  `PAGETREE_SECRET=${secret}`,
+);
+writeFileSync(join(target, '.env'), env);
 writeJson('package.json', packageJson());
 writeJson('tsconfig.json', tsconfig());
 if (options.runtime === 'node') {

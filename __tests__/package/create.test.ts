@@ -4,7 +4,7 @@
 // npm start on that runtime, whose pages are checked over HTTP: the full page, an htmx 2 or 4 partial with the
 // region beside it, a 422, a flash message across a redirect, and the fingerprinted static files.
 
-import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import {
   attempt,
@@ -37,6 +37,8 @@ const cases: [string, Case][] = [
 
 let pagetree: string;
 let scaffolder: string;
+/** The secret each project's .env was given: one of its own each. */
+const secrets: string[] = [];
 
 beforeAll(() => {
   pagetree = packTarball();
@@ -100,6 +102,16 @@ describe.each(cases)('npm create pagetree: %s', (_name, c) => {
 
   test('writes the project', () => {
     const pkg = JSON.parse(readFileSync(join(project, 'package.json'), 'utf8'));
+    // Issue 45.1: a secret of its own in .env (not committed), none in .env.example (committed).
+    const secret = /^PAGETREE_SECRET=([A-Za-z0-9_-]{43})$/m.exec(readFileSync(join(project, '.env'), 'utf8'))?.[1];
+    expect(secret).toBeDefined();
+    expect(secrets).not.toContain(secret);
+    secrets.push(secret!);
+    expect(readFileSync(join(project, '.env.example'), 'utf8')).not.toMatch(/^PAGETREE_SECRET=/m);
+    expect(readFileSync(join(project, '.gitignore'), 'utf8')).toMatch(/^\.env$/m);
+    expect(readFileSync(join(project, 'README.md'), 'utf8')).toContain(
+      c.runtime === 'workers' ? 'npx wrangler secret put PAGETREE_SECRET' : 'A deploy sets its own `PAGETREE_SECRET`',
+    );
     expect(pkg.dependencies.pagetree).toBe(pagetree);
     expect(pkg.type).toBe(c.flags.includes('--cjs') ? undefined : 'module');
     expect(readFileSync(join(project, 'src/app.tsx'), 'utf8')).toContain('interface Register {\n    root: App;');
@@ -114,8 +126,8 @@ describe.each(cases)('npm create pagetree: %s', (_name, c) => {
     expect(output).toMatch(/# pass 4|ℹ pass 4| 4 pass\b|4 passed \| 0 failed/); // node, bun, deno
   });
 
+  // Issue 45.1: with no secret set by hand (the one .env was given at creation), npm start serves at once.
   test('npm start serves its pages on the runtime', async () => {
-    appendFileSync(join(project, '.env'), `PAGETREE_SECRET=${'k'.repeat(44)}\n`);
     app = await start(c, project, env);
     const home = await fetch(app.url + '/');
     const html = await home.text();
@@ -190,12 +202,34 @@ describe('the node project', () => {
   });
 
   test('npm run dev serves with live reload, and makes a secret when none is set', async () => {
+    // The secret the scaffolder wrote taken out, as a project cloned without its .env has none.
+    const envFile = join(project, '.env');
+    const written = readFileSync(envFile, 'utf8');
+    writeFileSync(envFile, written.replace(/^PAGETREE_SECRET=.*\n/m, ''));
     const dev = await serveProcess('npm', ['run', 'dev'], project, { ...env, PORT: String(await freePort()) });
     try {
       expect(await (await fetch(dev.url + '/')).text()).toContain('/__pagetree/live-reload');
       expect(dev.output()).toContain('pagetree: no secret (PAGETREE_SECRET is unset?)');
     } finally {
       await dev.stop();
+      writeFileSync(envFile, written);
+    }
+  });
+
+  // Issue 45.1: a second npm start on the port the first one holds says so in one line, and exits.
+  test('npm start on a busy port says which port and how to pick another', async () => {
+    const first = await serveProcess('npm', ['start'], project, { ...env, PORT: String(await freePort()) }, 60_000);
+    try {
+      const port = new URL(first.url).port;
+      const second = attempt('npm', ['start'], project, { ...env, PORT: port });
+      expect(second.status).not.toBe(0);
+      expect(second.output).toContain(
+        `pagetree: port ${port} is in use (another server listens on it, or this app runs already); ` +
+          `stop that one, or pick another port: PORT=${Number(port) + 1}\n`,
+      );
+      expect(second.output).not.toMatch(/EADDRINUSE|\n\s+at /);
+    } finally {
+      await first.stop();
     }
   });
 });

@@ -18,7 +18,7 @@
 import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, posix } from 'node:path';
 import { promisify } from 'node:util';
 import { packTarball, repoRoot, run, tempDir, toolPackage } from '../support/package.ts';
 
@@ -167,11 +167,13 @@ function sources(markdown: string, exports: string[]): Source[] {
 const folderOf = (doc: string) => join('docs', doc.replace(/^docs\//, '').replace(/\.md$/, ''));
 
 let project: string;
+let tarball: string;
 /** Generated file (relative to the project) → the doc and, per line, the doc's line. */
 const origins = new Map<string, { doc: string; origin: number[] }>();
 
 beforeAll(() => {
-  project = docProject(packTarball());
+  tarball = packTarball();
+  project = docProject(tarball);
   const exports = pagetreeExports(project);
   const assets = readFileSync(join(project, 'src/static-files.ts'), 'utf8');
   for (const doc of docs) {
@@ -246,4 +248,46 @@ const compilers: [string, () => string][] = [
 test.each(compilers)('every TypeScript block of the docs compiles with %s', async (_name, tsc) => {
   const errors = await compile(tsc());
   if (errors.length > 0) throw new Error(`the docs' TypeScript has ${errors.length} errors:\n${errors.join('\n')}`);
+});
+
+/**
+ * The relative links of a Markdown text (outside code blocks and code spans), each with its line: `[text](path#x)`.
+ * @example relativeLinks('See [forms](forms.md#x).') // → [{ link: 'forms.md#x', line: 1 }]
+ */
+function relativeLinks(markdown: string): { link: string; line: number }[] {
+  const found: { link: string; line: number }[] = [];
+  let fenced = false;
+  markdown.split('\n').forEach((text, i) => {
+    if (/^```/.test(text)) fenced = !fenced;
+    if (fenced) return;
+    for (const m of text.replace(/`[^`]*`/g, '').matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      const link = m[1]!;
+      // Another site (https:, mailto:), or a place on this page.
+      if (!/^[a-z][a-z0-9+.-]*:/i.test(link) && !link.startsWith('#')) found.push({ link, line: i + 1 });
+    }
+  });
+  return found;
+}
+
+// Issue 45.6: the installed docs linked to files the package does not ship (../bench/README.md, the repository's
+// tests). Every relative link of a shipped doc must name a file or folder of the packed tarball.
+test('every relative link of the shipped docs resolves inside the packed package', () => {
+  const shipped = run('tar', ['-tzf', tarball], repoRoot)
+    .split('\n')
+    .filter(Boolean)
+    .map((path) => path.replace(/^package\//, ''));
+  const present = new Set(
+    shipped.flatMap((path) => path.split('/').map((_, i, parts) => parts.slice(0, i + 1).join('/'))),
+  );
+  const docsShipped = shipped.filter((path) => /^docs\/.*\.(md|txt)$/.test(path));
+  expect(docsShipped).toEqual(expect.arrayContaining(['docs/getting-started.md', 'docs/llms.txt']));
+  const broken: string[] = [];
+  for (const doc of docsShipped) {
+    for (const { link, line } of relativeLinks(readFileSync(join(repoRoot, doc), 'utf8'))) {
+      const target = posix.normalize(posix.join(posix.dirname(doc), decodeURI(link.split('#')[0]!)));
+      if (!present.has(target.replace(/\/$/, '')))
+        broken.push(`${doc}:${line}: ${link} (${target} is not in the package)`);
+    }
+  }
+  expect(broken).toEqual([]);
 });

@@ -2,7 +2,7 @@
 // scaffolder's tarball), each ```diff block is applied in order with git apply, `npm test` passes after every step,
 // and the finished app, started as the production step says, answers over HTTP as the page claims, and in Chromium.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { useChromium } from '../support/chromium.ts';
 import {
@@ -88,6 +88,10 @@ test.each(steps.slice(1, 5).map((s) => [s.title, s] as const))(
 test('5. without a secret npm start refuses, with one it serves what the steps built', async () => {
   const commands = shell(steps[5]!);
   expect(commands).toEqual(['export PAGETREE_SECRET="$(openssl rand -base64 32)"', 'PORT=8080 npm start']);
+  // A server has no .env (it is not committed): the secret npm create wrote there is this machine's.
+  const envFile = join(project, '.env');
+  expect(readFileSync(envFile, 'utf8')).toMatch(/^PAGETREE_SECRET=\S{43}$/m);
+  renameSync(envFile, `${envFile}.aside`);
   const refused = attempt('npm', ['start'], project, { PAGETREE_SECRET: undefined });
   expect([refused.status === 0, refused.output]).toEqual([
     false,

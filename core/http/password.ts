@@ -22,10 +22,12 @@ const keyLength = 32;
 const encoder = new TextEncoder();
 
 /**
- * A salted hash of `password` to store instead of it.
+ * A salted hash of `password` to store instead of it. A password that is no string (an environment variable left
+ * unset) rejects with a TypeError that says what it got.
  * @example const hash = await hashPassword(form.data.password);
  */
 export async function hashPassword(password: string): Promise<string> {
+  checkPassword('hashPassword', password);
   const salt = crypto.getRandomValues(new Uint8Array(16));
   const crypt = optionalNodeModule('node:crypto');
   if (crypt?.scrypt) {
@@ -40,6 +42,7 @@ export async function hashPassword(password: string): Promise<string> {
  * @example if (!(await verifyPassword(form.data.password, user.passwordHash))) …
  */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  checkPassword('verifyPassword', password);
   const parts = hash.split('$');
   let expected: Uint8Array;
   let actual: Uint8Array;
@@ -65,6 +68,16 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
     actual = await pbkdf2(password, salt, iterations, expected.length);
   } else return false;
   return expected.length > 0 && equal(expected, actual);
+}
+
+// A password that is no string is a mistake in the app (an environment variable left unset, read with `!`): said
+// here, with what it was, rather than as "reading 'normalize'" from inside the hash.
+function checkPassword(fn: string, password: unknown): void {
+  if (typeof password === 'string') return;
+  const type = typeof password;
+  const got = password == null ? String(password) : `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+  const hint = password === undefined ? ' (an environment variable that is not set?)' : '';
+  throw new TypeError(`${fn}(): the password is ${got}, not a string${hint}`);
 }
 
 function scrypt(

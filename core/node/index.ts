@@ -429,7 +429,9 @@ export interface ServeOptions extends ListenerOptions {
 /**
  * Serves a ServeMux or handler on node:http, prints the URL, and shuts down
  * gracefully on SIGINT/SIGTERM: stop accepting, let in-flight requests
- * finish, then exit.
+ * finish, then exit. A port in use is one line through the logger (which port, and how to pick another) and exit
+ * status 1 (with `handleSignals: false`, the status is set and the process left running); a listener of the
+ * server's own `'error'` gets the error instead.
  * @example serve(mux, { port: 3000 }) // prints "pagetree: listening on http://localhost:3000"
  */
 export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): Server {
@@ -461,6 +463,9 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
   const info = (message: string) => (logger.info ? logger.info(message) : console.log(message));
   const onListen = options.onListen ?? ((url: string) => info(`pagetree: listening on ${url}`));
   server.listen(port, options.hostname, () => onListen(serverUrl(server, options.hostname)));
+  const listenFailed = (err: NodeJS.ErrnoException) => portInUse(server, err, port, options, logger);
+  server.once('error', listenFailed);
+  server.once('listening', () => server.off('error', listenFailed));
   if (options.handleSignals ?? true) {
     const stop = (signal: string) => {
       info(`pagetree: ${signal}, finishing in-flight requests`);
@@ -480,6 +485,34 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
     });
   }
   return server;
+}
+
+// A port in use (`npm start` twice, another server on it) is a mistake of the set-up, said in one line that names
+// the port and how to pick another, not node's stack of an unhandled 'error'. An app that listens for the server's
+// 'error' itself (`server.on('error', …)`, `await once(server, 'listening')`) gets it instead. serve() owns the
+// process unless handleSignals is false: then the line is logged and the exit status set, and the caller decides.
+// Any other failure to listen is thrown, as node would.
+function portInUse(
+  server: Server,
+  err: NodeJS.ErrnoException,
+  port: number,
+  options: ServeOptions,
+  logger: Logger,
+): void {
+  if (server.listenerCount('error') > 0) return;
+  if (err.code !== 'EADDRINUSE') throw err;
+  const other = port === 65535 ? 3000 : port + 1;
+  const pick =
+    options.port === undefined
+      ? `pick another port: PORT=${other}`
+      : `give serve() another port: serve(mux, { port: ${other} })`;
+  const where = options.hostname ? `port ${port} of ${options.hostname}` : `port ${port}`;
+  logger.error(
+    `pagetree: ${where} is in use (another server listens on it, or this app runs already); stop that one, or ${pick}`,
+  );
+  process.exitCode = 1;
+  // A moment for a logger that writes asynchronously; the timer does not hold a process that has nothing else to do.
+  if (options.handleSignals ?? true) setTimeout(() => process.exit(1), 100).unref();
 }
 
 /**

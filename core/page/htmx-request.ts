@@ -13,6 +13,17 @@
 //     htmx 4            HX-Request: true, HX-Target: tr, HX-Source: button, HX-Request-Type: partial
 //     { version: 2 }    HX-Request: true (htmx 2 names elements by id only)
 //
+// A form's values go where each htmx puts them, and with its Content-Type (both seen in Chromium, pinned by
+// __tests__/first-hour/htmx-requests.test.tsx):
+//
+//   method              htmx 4 (Accept: text/html)                       htmx 2 (Accept: */*)
+//   GET                 in the URL, no Content-Type                      in the URL, no Content-Type
+//   POST, PUT, PATCH    in the body, x-www-form-urlencoded;charset=UTF-8  in the body, x-www-form-urlencoded
+//   DELETE              in the URL, no Content-Type                      in the URL, x-www-form-urlencoded, no body
+//
+// (POST, PUT and PATCH carry the Content-Type and a body, empty without values, in both.) htmx 4 encodes a space
+// as "+", htmx 2 as "%20".
+//
 // A target or source is a page method or component (its id), an id ("row-3" or "#row-3"), a tag and an id
 // ("tr#row-3"), or, given as `targetTag`/`sourceTag` alone, a tag.
 // `mux.fetch(request)` (or `tree`'s mux) answers it without a server.
@@ -50,7 +61,10 @@ export interface HtmxRequestOptions {
   currentUrl?: string;
   /** The answer to `hx-prompt` (`HX-Prompt`). */
   prompt?: string;
-  /** Form fields, sent urlencoded as htmx does. */
+  /**
+   * Form fields, where that htmx puts them for the method: in the URL for GET and DELETE, else in the body,
+   * urlencoded as it encodes them.
+   */
   form?: Record<string, string | readonly string[]>;
   /** More request headers. */
   headers?: Record<string, string>;
@@ -77,8 +91,11 @@ function named(tag: string, elementId: string | null): Named {
 }
 
 /**
- * Builds the Request an htmx 2 or htmx 4 client sends; a relative URL gets the origin http://localhost.
+ * Builds the Request an htmx 2 or htmx 4 client sends, a form's values where that htmx puts them for the method
+ * (the table above); a relative URL gets the origin http://localhost.
  * @example await mux.fetch(htmxRequest('/tasks', { target: TasksPage.prototype.taskList, version: 2 }))
+ * @example htmxRequest('/contacts', { version: 2, method: 'DELETE', form: { ids: ['1', '2'] } })
+ *          // → DELETE http://localhost/contacts?ids=1&ids=2, Content-Type: application/x-www-form-urlencoded, no body
  */
 export function htmxRequest(url: string, options: HtmxRequestOptions = {}): Request {
   const version = options.version ?? 4;
@@ -109,15 +126,34 @@ export function htmxRequest(url: string, options: HtmxRequestOptions = {}): Requ
     if (options.prompt !== undefined)
       headers.set('hx-prompt', version === 4 ? encodeURI(options.prompt) : options.prompt);
   }
-  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
-  let body: URLSearchParams | undefined;
-  if (options.form) {
-    body = new URLSearchParams();
-    for (const [name, value] of Object.entries(options.form)) {
-      for (const v of typeof value === 'string' ? [value] : value) body.append(name, v);
-    }
-    headers.set('content-type', 'application/x-www-form-urlencoded');
+  const method = (options.method ?? (options.form ? 'POST' : 'GET')).toUpperCase();
+  const values = options.form ? encodeForm(options.form, version) : '';
+  const where = new URL(url, 'http://localhost');
+  let body: string | undefined;
+  headers.set('accept', version === 4 ? 'text/html' : '*/*'); // htmx 4 asks for HTML; htmx 2's XHR, the default
+  if (method === 'GET' || method === 'HEAD' || method === 'DELETE') {
+    if (values !== '') where.search = where.search === '' ? values : `${where.search}&${values}`;
+    // htmx 2 labels every request but a GET as a form, a DELETE too, whose values are in the URL and body empty.
+    if (method === 'DELETE' && version === 2) headers.set('content-type', 'application/x-www-form-urlencoded');
+  } else {
+    body = values;
+    const type = 'application/x-www-form-urlencoded';
+    headers.set('content-type', version === 4 ? `${type};charset=UTF-8` : type);
   }
-  const method = options.method ?? (body ? 'POST' : 'GET');
-  return new Request(new URL(url, 'http://localhost'), { method, headers, body });
+  for (const [name, value] of Object.entries(options.headers ?? {})) headers.set(name, value);
+  return new Request(where, { method, headers, body });
+}
+
+// The fields urlencoded as each htmx encodes them: htmx 4 with URLSearchParams (a space is "+"), htmx 2 with
+// encodeURIComponent (a space is "%20").
+function encodeForm(form: Record<string, string | readonly string[]>, version: 2 | 4): string {
+  const pairs: string[] = [];
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(form)) {
+    for (const v of typeof value === 'string' ? [value] : value) {
+      if (version === 4) params.append(name, v);
+      else pairs.push(`${encodeURIComponent(name)}=${encodeURIComponent(v)}`);
+    }
+  }
+  return version === 4 ? params.toString() : pairs.join('&');
 }
