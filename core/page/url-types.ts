@@ -5,24 +5,27 @@
 //   class Admin { user = route('/users/{userId} User', UserPage) }
 //
 //   tree.urlFor(UserPage, { userId: 7 })   ✓
-//   tree.urlFor(UserPage)                  ✗ missing params
+//   tree.urlFor(UserPage)                  ✗ RequiredParams<"userId">
 //   tree.urlFor(UserPage, { userID: 7 })   ✗ unknown key
 //   tree.urlFor(Admin, {})                 ✗ Admin takes no params
 //
-// The tree is read once per root into nested records (TypeScript caches each
-// alias and interface instantiation by its arguments, so every call reuses them):
+// The tree is read once per root (TypeScript caches each alias instantiation by its arguments, so every call
+// reuses it) into two maps: the routes by id (their field path below the root), and the ids by the member names
+// that tell their targets apart, pagetree's own names (`page`, `props`, …) set aside:
 //
-//   RootRoute<App> = RouteNode { target: App;            params: never;    children: ─┐
-//                                targets: App | typeof Admin | typeof UserPage;        │
-//                                keys: "admin" | "user" | …member names of them all }  │
-//     ┌────────────────────────────────────────────────────────────────────────────────┘
-//     └ RouteNode { target: typeof Admin;    params: never;    children: ─┐  targets, keys }
-//         ┌───────────────────────────────────────────────────────────────┘
-//         └ RouteNode { target: typeof UserPage; params: "userId"; children: never; … }
+//   ById<App>   { "": { target: App; params: never }, "admin": { target: typeof Admin; params: never },
+//                 "admin.user": { target: typeof UserPage; params: "userId" } }
+//   ByName<App> { admin: "", user: "admin", userOnly: "admin.user" }
 //
-// A call looks its target up from the root down, entering only the subtrees
-// whose `keys` hold every required member name of the target, and compares the
-// target itself only with the routes it reaches (FindArgs below).
+// A call takes the required member names of its target (`userOnly` for UserPage), reads their ids (several names:
+// the ids all of them give), and compares the target with those few routes only: one call costs about the same
+// whatever the size of the tree. A target with only pagetree's own names (`page()` alone) is looked up by the set
+// of them ("(class page)", SharedIds). Classes with the same members are one type to TypeScript, so such a set may
+// hold many routes: up to MaxExact of them, no two under one parent, the call's params must be those of one of the
+// routes whose target is that type (as for one route); more, and they are checked against all of those routes'
+// params at once (SharedArgs), computed once for the set. (Comparing the target with every route of the tree, as
+// the first versions did, made each call cost as much as the tree: 38 million instantiations and 100 s for 1,000
+// routes of one page type; now ~310K and a few seconds, bench/types.)
 
 import type { Route } from './route.ts';
 
@@ -40,108 +43,243 @@ type InstanceOf<T> = T extends abstract new (...args: never[]) => infer TInstanc
 // Depth budget for the recursion below (route trees deeper than 10 are not checked further).
 type Next = [never, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 
-/** A route of the tree, with the params of all the patterns from the root to it. */
-interface RouteNode<TTarget, TParams extends string, TChildren extends AnyRoute> {
+/** A route of the tree: its id (field path below the root), its parent's, its target, the params down to it. */
+interface RouteEntry<TId extends string, TParent extends string, TTarget, TParams extends string> {
+  id: TId;
+  parent: TParent;
   target: TTarget;
   params: TParams;
-  /** The routes of the target's own fields (a union), or never. */
-  children: TChildren;
-  /** This target and every one below it. */
-  targets: TTarget | TChildren['targets'];
-  /** The member names of this target and of every one below it: see FindArgs. */
-  keys: KeysOf<TTarget> | TChildren['keys'];
 }
 
-// The constraint of every RouteNode (`any` so that a node is checked against it by its type arguments, not by
-// walking its children).
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyRoute = RouteNode<any, string, any>;
+type AnyEntry = RouteEntry<string, string, any, string>;
 
-// The routes declared on a node's fields.
-type ChildRoutes<TNode, TParams extends string, TDepth extends number> = [TDepth] extends [never]
+// The routes declared on a node's fields and below them, one union.
+type Entries<TNode, TParent extends string, TParams extends string, TDepth extends number> = [TDepth] extends [never]
   ? never
   : {
-      [K in keyof TNode]-?: TNode[K] extends Route<infer TTag, infer TTarget>
-        ? RouteNode<
-            TTarget,
-            TParams | ParamNames<TTag>,
-            ChildRoutes<InstanceOf<TTarget>, TParams | ParamNames<TTag>, Next[TDepth]>
-          >
+      [K in keyof TNode & string]-?: TNode[K] extends Route<infer TTag, infer TTarget>
+        ? EntriesFrom<IdOf<TParent, K>, TParent, TTarget, TParams | ParamNames<TTag>, TDepth>
         : never;
-    }[keyof TNode];
+    }[keyof TNode & string];
 
-// The root is a target too (without params).
-type RootRoute<TRoot> = RouteNode<TRoot, never, ChildRoutes<InstanceOf<TRoot>, never, 10>>;
+type EntriesFrom<TId extends string, TParent extends string, TTarget, TParams extends string, TDepth extends number> =
+  RouteEntry<TId, TParent, TTarget, TParams> | Entries<InstanceOf<TTarget>, TId, TParams, Next[TDepth]>;
 
-type Flatten<TRoutes extends AnyRoute> = TRoutes extends unknown
-  ? { target: TRoutes['target']; params: TRoutes['params'] } | Flatten<TRoutes['children']>
-  : never;
+type IdOf<TParent extends string, TField extends string> = TParent extends '' ? TField : `${TParent}.${TField}`;
 
-// The same routes as one flat list (urlFor itself searches the nested records).
-/** Every page of a tree with the params of all the patterns from the root to it. */
-export type PageEntries<TNode, TParams extends string = never, TDepth extends number = 10> = Flatten<
-  ChildRoutes<TNode, TParams, TDepth>
->;
+// Every route of a tree; the root is a target too (without params).
+type TreeEntries<TRoot> = RouteEntry<'', '(root)', TRoot, never> | Entries<InstanceOf<TRoot>, '', never, 10>;
 
-/** What urlFor accepts for a tree: a mounted page, a chain of them (a template last), or a string. */
-export type PageRef<TRoot> = unknown extends TRoot
-  ? unknown
-  : RootRoute<TRoot>['targets'] | readonly [ChainStep<TRoot>, ...(ChainStep<TRoot> | string)[]] | string;
+// The routes by id: a call reads the few its target's names give.
+type ById<TRoot> = { [E in TreeEntries<TRoot> as E['id']]: E };
 
-// A step of a chain: a mounted page class, or the page object itself.
-type ChainStep<TRoot> = RootRoute<TRoot>['targets'] | InstanceOf<RootRoute<TRoot>['targets']>;
+// The ids by member name (IndexNames of their targets, but sets of pagetree's own names: SharedIds). A mapped type
+// with `as` merges the entries that give the same name: its property is the union of their ids. (Merging adds one
+// id at a time, a cost that grows with the square of a name's routes: fine for names of their own, not for the set
+// of `page()` alone that every page of the issue 41 app has, 0.3 s at 1,000 routes and 1.8 s at 2,000.)
+type ByName<TRoot> = { [P in IndexPairs<TreeEntries<TRoot>> as P['name']]: P['id'] };
 
-// The params-argument tuples of the routes whose target T is. Two page classes
-// with the same members are the same type to TypeScript, so T may match
-// several routes: their tuples form a union, and a call passes if it fits one.
-//
-// A search, not a scan, for speed. IsTarget, the test that decides, compares two
-// class types structurally (their construct signatures), and T fails it against
-// almost every route: scanning a flat list of all the routes cost 2.9K type
-// instantiations and ~6 ms per distinct target on bench/types' 200-route tree.
-// A subtree is entered only if its `keys` hold every required member name of T
-// (a lookup of a few string literals in a union, T itself is not compared), so
-// such a call reaches the root, its 20 groups and the 10 pages of one group:
-// 0.6K instantiations and ~1.3 ms. TypeScript has no cheaper identity test for
-// two class types than the structural one.
-type FindArgs<TRoutes extends AnyRoute, T, TKeys, TExtra extends string> = TRoutes extends unknown
-  ? [TKeys] extends [TRoutes['keys']]
-    ? | (IsTarget<T, TRoutes['target']> extends true ? ParamsObject<TRoutes['params'] | TExtra> : never)
-      | FindArgs<TRoutes['children'], T, TKeys, TExtra>
+type IndexPairs<TEntry> = TEntry extends AnyEntry ? PairsOf<IndexNames<TEntry['target']>, TEntry['id']> : never;
+
+type PairsOf<TName, TId> = TName extends SharedKey
+  ? never
+  : TName extends PropertyKey
+    ? { name: TName; id: TId }
+    : never;
+
+// The ids whose targets have one set of pagetree's own names and no other: every route read once, the union made
+// at once (computed once per set that calls use).
+type SharedIds<TRoot, TKey> = SharedIdsOf<TreeEntries<TRoot>, TKey>;
+
+type SharedIdsOf<TEntry, TKey> = TEntry extends AnyEntry
+  ? IndexNames<TEntry['target']> extends TKey
+    ? TEntry['id']
     : never
   : never;
 
-// Mutual assignability: the same class (or one with exactly the same members).
-type IsTarget<T, TTarget> = [T] extends [TTarget] ? ([TTarget] extends [T] ? true : false) : false;
+// Member names every page may have: pagetree's own (names.ts), which tell no two pages apart.
+type SharedName =
+  'page' | 'props' | 'serveHTTP' | 'middlewares' | 'init' | 'error' | 'post' | 'put' | 'patch' | 'delete';
 
-// The member names of a route's target, for the search: of the instance for a class (a constructor whose every
-// construct signature returns one instance type), of the value itself for an object. A constructor with signatures
-// that return different types matches any key (its instance type alone would not bound what T may be).
-type KeysOf<TTarget> = TTarget extends abstract new (...args: never[]) => infer TInstance
-  ? [AnyConstructor<TInstance>] extends [TTarget]
-    ? keyof TInstance
-    : PropertyKey
-  : keyof TTarget;
+// The names a target is found by: the required member names of its instance (of a class) or of itself (of a
+// page object), but pagetree's own; or, with none other, the set of pagetree's own it has ("(class page props)").
+// Two mutually assignable types have the same required member names, so the target of any route of the same type
+// as T has T's names (RequiredKeys on both sides; an optional member is in neither).
+// A page with only pagetree's own names is found by the props its `page()` takes ("page.userId"), as pages whose
+// members are only `props()` and `page()` are told apart, and else by the set of its own names.
+type IndexNames<T> = T extends abstract new (...args: never[]) => infer TInstance
+  ? NamesOf<'class', TInstance, RequiredKeys<TInstance>>
+  : NamesOf<'object', T, Exclude<RequiredKeys<T>, 'prototype'>>;
 
-// The keys T's routes must have: the required member names of T's instance (of a class) or of T itself. If T is the
-// same type as a route's target, its instance must have them, so they are among the route's keys (names of
-// optional members may be missing from a target of the same type; a class's `prototype` is not compared by
-// TypeScript). `any` and constructors with signatures that return different types search everywhere.
-type SearchKeys<T> = 0 extends 1 & T
-  ? never
-  : T extends abstract new (...args: never[]) => infer TInstance
-    ? [AnyConstructor<TInstance>] extends [T]
-      ? RequiredKeys<TInstance>
+type NamesOf<TKind extends string, TPage, TRequired> = [Exclude<TRequired, SharedName>] extends [never]
+  ? OrElse<PropsNames<TPage>, SharedSet<TKind, TRequired>>
+  : Exclude<TRequired, SharedName>;
+
+type OrElse<TNames, TOther> = [TNames] extends [never] ? TOther : TNames;
+
+type PropsNames<TPage> = TPage extends { page: (props: infer TProps, ...rest: never[]) => unknown }
+  ? 0 extends 1 & TProps
+    ? never
+    : TProps extends object
+      ? `page.${RequiredKeys<TProps> & string}`
       : never
-    : Exclude<RequiredKeys<T>, 'prototype'>;
+  : never;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyConstructor<TInstance> = new (...args: any[]) => TInstance;
+// A set of pagetree's own names as one string, in a fixed order, so that equal sets give one key: "(class page)".
+type SharedSet<
+  TKind extends string,
+  TNames,
+> = `(${TKind}${Has<TNames, 'page'>}${Has<TNames, 'props'>}${Has<TNames, 'serveHTTP'>}${Has<TNames, 'middlewares'>}${Has<TNames, 'init'>}${Has<TNames, 'error'>}${Has<TNames, 'post'>}${Has<TNames, 'put'>}${Has<TNames, 'patch'>}${Has<TNames, 'delete'>})`;
+
+type SharedKey = `(${string})`;
+
+type Has<TNames, TName extends string> = TName extends TNames ? ` ${TName}` : '';
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type
 type RequiredKeys<T> = { [K in keyof T]-?: {} extends Pick<T, K> ? never : K }[keyof T];
 
-type ArgsOfTarget<TRoot, T, TExtra extends string> = FindArgs<RootRoute<TRoot>, T, SearchKeys<T>, TExtra>;
+// The ids every one of the names gives (one name: its ids; several: the ids they share). Contravariant inference
+// from a union of functions intersects their parameters; ids are string literals, which TypeScript intersects as
+// sorted lists.
+type IdsOf<TRoot, TNames> = [TNames] extends [SharedKey]
+  ? SharedIds<TRoot, TNames>
+  : (TNames extends PropertyKey ? (ids: IdsOfName<TRoot, TNames>) => void : never) extends (ids: infer TIds) => void
+    ? TIds
+    : never;
+
+// The ids of one name: a property read, and a name that no route has reads as unknown (a missing property), here
+// never. (Asking first whether the name is one of the tree's, `name extends keyof ByName<App>` or a union of the
+// names, costs as much as the rest of the call and more: ~6K instantiations, or ~10 ms a call at 1,000 routes.)
+type IdsOfName<TRoot, TName extends PropertyKey> = KnownOrNever<Get<ByName<TRoot>, TName>>;
+
+type KnownOrNever<T> = unknown extends T ? never : T;
+
+// A property read the declaration allows without `keyof`: the index signature of the constraint admits any key.
+type Get<TMap extends { [key: PropertyKey]: unknown }, TKey extends PropertyKey> = TMap[TKey];
+
+/**
+ * What urlFor accepts for a tree: a page (class or object), a chain of them (a template last), or a string.
+ * Whether the page is mounted in the tree is checked with the params (UrlParamsArg).
+ */
+//
+// Not the union of the tree's targets, for speed: TypeScript instantiates a type parameter's constraint at every
+// call, and a union of classes member by member (each class could be generic), ~1,050 instantiations a call at
+// 1,000 routes, about as much as the rest of the call.
+export type PageRef<TRoot> = unknown extends TRoot
+  ? unknown
+  : PageTarget | readonly [PageTarget, ...(PageTarget | string)[]] | string;
+
+// A page class or page object (its methods are checked by mount, not here).
+type PageTarget = object;
+
+// The params-argument tuples of the routes whose target T is: T's names give a few ids, and of their routes the
+// ones whose target is the same type as T (two page classes with the same members are: their tuples form a union,
+// and a call passes if it fits one). `any` matches everything: its params are not checked.
+type ArgsOfTarget<TRoot, T, TExtra extends string> = 0 extends 1 & T
+  ? [params?: Record<string, string | number>]
+  : ArgsOfIds<TRoot, IdsOf<TRoot, IndexNames<T>>, T, TExtra>;
+
+type ArgsOfIds<TRoot, TIds, T, TExtra extends string> = [TIds] extends [never]
+  ? NotMountedInTree
+  : ArgsOfEntries<EntriesById<TRoot, TIds>, T, TExtra>;
+
+// The routes of a set of ids. An alias, for speed: TypeScript caches an alias instantiation by its arguments, not an
+// indexed access by a union, which it maps member by member each time (at 2,000 routes of one type, 2,000 property
+// reads a call, a cost that grew with the tree).
+type EntriesById<TRoot, TIds> = Get<ById<TRoot>, TIds & PropertyKey>;
+
+type ArgsOfEntries<TEntries, T, TExtra extends string> =
+  IsFew<TEntries> extends true ? ExactArgs<TEntries, T, TExtra> : SharedArgs<TEntries, TExtra>;
+
+type ExactArgs<TEntry, T, TExtra extends string> = OrNotMounted<
+  TEntry extends AnyEntry
+    ? IsTarget<T, TEntry['target']> extends true
+      ? ParamsArg<TEntry['params'] | TExtra>
+      : never
+    : never
+>;
+
+type OrNotMounted<TArgs> = [TArgs] extends [never] ? NotMountedInTree : TArgs;
+
+// The params argument of a page that is not mounted in the tree: no call fits, and the error says why ("Argument
+// of type '[]' is not assignable to parameter of type 'NotMountedInTree'"). Two tuples, as RequiredParams.
+type NotMountedInTree = [page: { readonly 'urlFor: this page is not mounted in the tree': never }] | [page: never];
+
+// Mutual assignability: the same class (or one with exactly the same members).
+type IsTarget<T, TTarget> = [T] extends [TTarget] ? ([TTarget] extends [T] ? true : false) : false;
+
+// Whether a call compares its target with the routes one by one (each comparison is a structural one: TypeScript
+// has no cheaper identity test for two class types), or checks them as a whole: one by one when they are at most
+// MaxExact, no two under the same parent. Computed once per set of routes, and for speed by their parents: the
+// count of a union takes one member at a time (LastOf), whose cost grows with the square of the union, and a set
+// of routes has fewer parents than routes; whether one parent has one route of the set is a cheap test (IsOne).
+type IsFew<TEntries> = FewParents<TEntries, ParentOf<TEntries>, MaxExact>;
+
+// How many routes of one set of names a call compares its target with, one by one.
+type MaxExact = [0, 0, 0, 0, 0, 0, 0, 0];
+
+type FewParents<TEntries, TParents, TCount extends unknown[]> = [TParents] extends [never]
+  ? true
+  : TCount extends [unknown, ...infer TRest]
+    ? LastOf<TParents> extends infer TParent
+      ? IsOne<IdsUnder<TEntries, TParent>> extends true
+        ? FewParents<TEntries, Exclude<TParents, TParent>, TRest>
+        : false
+      : never
+    : false;
+
+type ParentOf<TEntries> = TEntries extends AnyEntry ? TEntries['parent'] : never;
+
+type IdsUnder<TEntries, TParent> = TEntries extends AnyEntry
+  ? TEntries['parent'] extends TParent
+    ? TEntries['id']
+    : never
+  : never;
+
+// Whether a union of string literals has one member: the intersection of two or more is never.
+type IsOne<TUnion> = [TUnion] extends [never] ? false : [UnionToIntersection<TUnion>] extends [never] ? false : true;
+
+type LastOf<TUnion> =
+  UnionToIntersection<TUnion extends unknown ? (x: TUnion) => void : never> extends (x: infer TLast) => void
+    ? TLast
+    : never;
+
+type UnionToIntersection<TUnion> = (TUnion extends unknown ? (x: TUnion) => void : never) extends (
+  x: infer TIntersection,
+) => void
+  ? TIntersection
+  : never;
+
+// Many routes whose targets have the same names, checked as a whole (once per set): every name a param of one
+// of them, the names all of them have required. The params argument may be left out when one of them has none.
+type SharedArgs<TEntries, TExtra extends string> = SharedParams<
+  ParamsOf<TEntries> | TExtra,
+  CommonParams<TEntries> | TExtra,
+  true extends (TEntries extends AnyEntry ? ([TEntries['params'] | TExtra] extends [never] ? true : false) : never)
+    ? true
+    : false
+>;
+
+// The params every one of the routes has: the intersection of their params (one function type per route, made
+// while distributing over the routes, before their params merge into one union).
+type CommonParams<TEntries> = (TEntries extends AnyEntry ? (params: TEntries['params']) => void : never) extends (
+  params: infer TCommon extends string,
+) => void
+  ? TCommon
+  : never;
+
+type ParamsOf<TEntries> = TEntries extends AnyEntry ? TEntries['params'] : never;
+
+type SharedParams<TNames extends string, TCommon extends string, TOptional extends boolean> = [TNames] extends [never]
+  ? []
+  : TOptional extends true
+    ? [params?: SharedObject<TNames, TCommon>]
+    : ParamsTuples<SharedObject<TNames, TCommon>>;
+
+type SharedObject<TNames extends string, TCommon extends string> = { [K in TCommon]: string | number } & {
+  [K in Exclude<TNames, TCommon>]?: string | number;
+};
 
 type LastPage<TChain> = TChain extends readonly [...unknown[], infer TLast] ? TLast : never;
 
@@ -173,8 +311,9 @@ export type UrlParamsArg<TRoot, T> = unknown extends TRoot
 // signature is the constraint TypeScript sees before T is known (the rest
 // parameter must be an array, and `{ … }` gets a cheap contextual type).
 interface ArgsByKind<TRoot, T> {
-  [kind: string]: [params?: Record<string, string | number>];
-  pattern: ParamsObject<ParamNames<T & string>>;
+  // `undefined` too: the shared params object (SharedObject) has optional members.
+  [kind: string]: [params?: Record<string, string | number | undefined>];
+  pattern: ParamsArg<ParamNames<T & string>>;
   path: [params?: Record<string, string | number>];
   chain: ChainArgs<TRoot, T>;
   page: ArgsOfTarget<TRoot, T, never>;
@@ -185,21 +324,37 @@ interface ArgsByKind<TRoot, T> {
 // against the entry of that exact T, as before, not against the index signature.
 type ArgsTable<TRoot, T> = [T] extends [unknown] ? ArgsByKind<TRoot, T> : never;
 
-// Every test on T is wrapped ([T] extends [...]) so that none distributes. The
+// `any` (a target typed any, or urlFor cast to a looser function type) takes any
+// params, as a field path does. Every other test on T is wrapped ([T] extends
+// [...]) so that none distributes. The
 // `string` branch is never taken (never takes the first one): it makes the
 // constraint of the kind `string`, so that TypeScript reads the index signature
 // and not every property of ArgsByKind before T is known.
-type TargetKind<T> = [T] extends [string]
-  ? [T] extends [`/${string}`]
-    ? 'pattern'
-    : 'path'
-  : [T] extends [readonly unknown[]]
-    ? 'chain'
-    : [T] extends [never]
-      ? string
-      : 'page';
+type TargetKind<T> = 0 extends 1 & T
+  ? 'path'
+  : [T] extends [string]
+    ? [T] extends [`/${string}`]
+      ? 'pattern'
+      : 'path'
+    : [T] extends [readonly unknown[]]
+      ? 'chain'
+      : [T] extends [never]
+        ? string
+        : 'page';
 
-type ParamsObject<TNames extends string> = [TNames] extends [never] ? [] : [params: { [K in TNames]: string | number }];
+type ParamsArg<TNames extends string> = [TNames] extends [never] ? [] : RequiredParams<TNames>;
+
+// The params argument of a page that has params: two tuples that take the same arguments (the second's object is
+// the first's and an empty interface). As a union they are no tuple to TypeScript's arity check, which then reports
+// a call without params as "Argument of type '[]' is not assignable to parameter of type 'RequiredParams<"bookId">'"
+// instead of "Expected 2 arguments, but got 1". (An intersection with a marker type would do the same, for ~300
+// instantiations a call: relating each call's arguments to it resolves every member of their tuple, as an array.)
+type RequiredParams<TNames extends string> = ParamsTuples<{ [K in TNames]: string | number }>;
+
+type ParamsTuples<TObject> = [params: TObject] | [params: TObject & ParamsMarker];
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+interface ParamsMarker {}
 
 /**
  * Register your root page class once, and the context `urlFor` is checked
