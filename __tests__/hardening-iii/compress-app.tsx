@@ -114,21 +114,26 @@ class App {
   whole = route('GET /whole', Whole);
 }
 
-/** GET /timed/stuck: a part that never resolves, under a mount `timeout` (its expiry logs). */
-class Stuck {
-  stream = true;
-  page() {
-    return (
-      <html>
-        <body>
-          <Suspense fallback={<p>Loading…</p>}>
-            <Never />
-          </Suspense>
-        </body>
-      </html>
-    );
-  }
+/** A streamed page of one `<Suspense>` part. */
+function streamedPage(Part: () => Promise<string>) {
+  return class {
+    stream = true;
+    page() {
+      return (
+        <html>
+          <body>
+            <Suspense fallback={<p>Loading…</p>}>
+              <Part />
+            </Suspense>
+          </body>
+        </html>
+      );
+    }
+  };
 }
+
+/** GET /timed/stuck: a part that never resolves, under a mount `timeout` (its expiry logs). */
+const Stuck = streamedPage(Never);
 async function Never() {
   return await new Promise<string>(() => {});
 }
@@ -148,20 +153,7 @@ class Timed {
 }
 
 /** GET /fails: a part that fails; on `brokenLoggerMux`, whose logger throws as it reports it. */
-class Fails {
-  stream = true;
-  page() {
-    return (
-      <html>
-        <body>
-          <Suspense fallback={<p>Loading…</p>}>
-            <Rejects />
-          </Suspense>
-        </body>
-      </html>
-    );
-  }
-}
+const Fails = streamedPage(Rejects);
 async function Rejects(): Promise<string> {
   await Promise.resolve();
   throw new Error('the part failed');
