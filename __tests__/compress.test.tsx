@@ -18,7 +18,7 @@ import {
   type PageRequest,
   type RenderTarget,
 } from '../core/index.ts';
-import { negotiate, withAcceptEncoding } from '../core/http/compress.ts';
+import { negotiate, withAcceptEncoding } from '../core/compress/compress.ts';
 import { shutdown, toNodeListener } from '../core/node/index.ts';
 import { htmx2, htmx4 } from './support/http.ts';
 

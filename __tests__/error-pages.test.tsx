@@ -21,7 +21,7 @@ import {
   type RenderTarget,
 } from '../core/index.ts';
 import { urlFor } from './support/url-for.ts';
-import type { ErrorPage } from '../core/page/error-answer.ts';
+import type { ErrorPage } from '../core/pipeline/handler-options.ts';
 import { fetchPage } from './support/http.ts';
 
 const VARY = 'HX-Request, HX-Target, HX-Request-Type';

@@ -9,8 +9,8 @@ import type { AddressInfo } from 'node:net';
 import * as v from 'valibot';
 import { z } from 'zod';
 import fc from 'fast-check';
-import { addFormError, formState, parseForm, type FormState } from '../core/http/form.ts';
-import { urlencodedEntries } from '../core/http/form-body.ts';
+import { addFormError, formState, parseForm, type FormState } from '../core/forms/form.ts';
+import { urlencodedEntries } from '../core/forms/form-body.ts';
 import {
   htmxRequest,
   id,
@@ -351,7 +351,7 @@ describe('parseForm: the urlencoded parser and its cost (issue 24)', () => {
   // of 7 samples per size, interleaved.
   test('decoding-is-linear: 10,000 fields cost about 4 times 2,500', () => {
     const script = `
-      const { parseForm } = require(${JSON.stringify(require.resolve('../core/http/form.ts'))});
+      const { parseForm } = require(${JSON.stringify(require.resolve('../core/forms/form.ts'))});
       const anything = { '~standard': { version: 1, vendor: 'test', validate: (value) => ({ value }) } };
       const unlimited = { maxFields: Infinity, maxFieldBytes: Infinity, maxBytes: Infinity };
       const body = (n) => Array.from({ length: n }, (_, i) => 'k' + i + '=v' + i + '&k' + i + '=w').join('&');

@@ -30,7 +30,7 @@ import {
   type PageRequest,
   type RenderTarget,
 } from '../core/index.ts';
-import { detailsRecord, notHtmx, readHtmx } from '../core/page/htmx-details.ts';
+import { detailsRecord, notHtmx, readHtmx } from '../core/request/htmx-details.ts';
 
 const quiet = { error: () => {}, warn: () => {} };
 

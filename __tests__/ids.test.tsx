@@ -1,5 +1,5 @@
 import { ServeMux, id, idTarget, mount, route, type Middleware, type PageRequest } from '../core/index.ts';
-import { kebab, shortHash } from '../core/page/names.ts';
+import { kebab, shortHash } from '../core/tree/names.ts';
 import { fetchPage, htmx2 } from './support/http.ts';
 
 test.each([

@@ -1,16 +1,29 @@
-// The folders of core/ are layers, and each imports only the layers below it (issue 13):
+// core/ is organised by feature (issue 42): each folder is one feature, and it imports only the features listed for
+// it below, which never reach back to it. Read bottom-up, the table is the order a newcomer can learn core in:
 //
-//   kernel/ requests, answers, the logger,     → nothing outside kernel/
-//           the adapter contract
-//   mux/   Go's ServeMux                       → kernel/
-//   http/  static files, cross-origin, bodies  → mux/, kernel/, errors.ts
-//   page/  route tags, page tree, pipeline     → http/, mux/, kernel/, errors.ts
-//   node/  the node:http adapter               → http/, mux/, kernel/, errors.ts
-//   engines/ Postgres and Redis (pagetree/postgres, pagetree/redis) → page/, http/, mux/, kernel/, errors.ts
-//   index.ts, errors.ts                        → anything
+//   kernel/   requests, answers, the logger, the adapter contract, byte helpers   → nothing outside kernel/
+//   mux/      Go's ServeMux                                                        → kernel/
+//   compress/ compressed answers (negotiation, streaming compressor)               → kernel/
+//   static/   static files, embedding, sendFile, conditional requests              → compress/, kernel/
+//   forms/    request bodies and their limits, parseForm, multipart                → kernel/, errors.ts
+//   live/     event streams, the hub and its brokers, live reload                  → mux/, kernel/
+//   tree/     the page tree: route tags, collecting, page nodes, ids, urlFor       → static/, mux/, kernel/, errors.ts
+//   request/  the current request: what was asked (context, htmx details, target) → tree/, kernel/, errors.ts
+//   observe/  tracing, Server-Timing, the access log                               → request/, tree/, kernel/
+//   htmx/     htmx response helpers, regions, the request builder, htmx's config   → request/, tree/, kernel/
+//   pipeline/ the page step: dispatch, answers, error pages, streaming             → htmx/ observe/ request/ tree/ forms/
+//                                                                                      compress/ mux/ kernel/ errors.ts
+//   auth/     cookies, sessions, login, passwords, throttle, cross-origin checks   → pipeline/ and below
+//   app/      mount: a page class and its options become a tree on a mux          → every feature above but live/
+//   node/     the node:http adapter                                                → live/, forms/, mux/, kernel/
+//   engines/  Postgres and Redis (pagetree/postgres, pagetree/redis)               → auth/, live/, kernel/
+//   bin/      the CLIs (pagetree-dev, pagetree-embed)                              → static/
+//   errors.ts the error classes                                                    → kernel/, mux/
+//   index.ts, adapter.ts: the entries                                              → anything
 //
-// and the lint plugin loads no runtime: from core/ it imports only the route grammar (the tag, and the mux's
-// pattern parser with its error class: both import nothing else) and the names.
+// No file of core/ is part of an import circle, type-only imports included. And the lint plugin loads no runtime:
+// from core/ it imports only the route grammar (the tag, and the mux's pattern parser with its error class: both import
+// nothing else) and the names.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -41,26 +54,82 @@ function layerOf(path: string): string {
 }
 
 const below: Record<string, string[]> = {
-  kernel: ['kernel'],
-  mux: ['mux', 'kernel'],
-  http: ['http', 'mux', 'kernel', 'core/errors.ts'],
-  page: ['page', 'http', 'mux', 'kernel', 'core/errors.ts'],
-  node: ['node', 'http', 'mux', 'kernel', 'core/errors.ts'],
-  engines: ['engines', 'page', 'http', 'mux', 'kernel', 'core/errors.ts'],
+  kernel: [],
+  mux: ['kernel'],
+  compress: ['kernel'],
+  static: ['compress', 'kernel'],
+  forms: ['kernel', 'core/errors.ts'],
+  live: ['mux', 'kernel'],
+  tree: ['static', 'mux', 'kernel', 'core/errors.ts'],
+  request: ['tree', 'kernel', 'core/errors.ts'],
+  observe: ['request', 'tree', 'kernel'],
+  htmx: ['request', 'tree', 'kernel', 'core/errors.ts'],
+  pipeline: ['htmx', 'observe', 'request', 'tree', 'forms', 'compress', 'mux', 'kernel', 'core/errors.ts'],
+  auth: ['pipeline', 'htmx', 'observe', 'request', 'tree', 'forms', 'compress', 'mux', 'kernel', 'core/errors.ts'],
+  app: [
+    'auth',
+    'pipeline',
+    'htmx',
+    'observe',
+    'request',
+    'tree',
+    'forms',
+    'static',
+    'compress',
+    'mux',
+    'kernel',
+    'core/errors.ts',
+  ],
+  node: ['live', 'forms', 'mux', 'kernel', 'core/errors.ts'],
+  engines: ['auth', 'live', 'kernel'],
+  bin: ['static'],
+  'core/errors.ts': ['kernel', 'mux'],
 };
 
 const coreFiles = sources('core').filter((f) => layerOf(f) in below);
+const entries = ['core/index.ts', 'core/adapter.ts'];
 
 // A new folder (another adapter, another engine) must say where it stands, or its imports go unchecked.
-test('every folder of core/ is a layer of the table above', () => {
-  const folders = readdirSync(join(root, 'core')).filter((name) => statSync(join(root, 'core', name)).isDirectory());
-  expect(folders.filter((name) => !(name in below))).toEqual([]);
+test('every folder and file of core/ is a feature of the table above, or an entry', () => {
+  const names = readdirSync(join(root, 'core')).map((name) =>
+    statSync(join(root, 'core', name)).isDirectory() ? name : `core/${name}`,
+  );
+  expect(names.filter((name) => !(name in below) && !entries.includes(name))).toEqual([]);
 });
 
 test.each(coreFiles)('%s imports only the layers below it', (file) => {
-  const allowed = below[layerOf(file)]!;
+  const allowed = [layerOf(file), ...below[layerOf(file)]!];
   for (const target of imports(file).local)
     expect([file, target, allowed.includes(layerOf(target))]).toEqual([file, target, true]);
+});
+
+// Tarjan's strongly connected components over every import of core/ (type-only ones too): a component of more than one
+// file is a circle.
+test('no file of core/ is part of an import circle', () => {
+  const graph = new Map(sources('core').map((f) => [f, imports(f).local.filter((t) => t.startsWith('core/'))]));
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const circles: string[][] = [];
+  const visit = (file: string) => {
+    index.set(file, index.size);
+    low.set(file, index.get(file)!);
+    stack.push(file);
+    for (const target of graph.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file)!, low.get(target)!));
+      } else if (stack.includes(target)) low.set(file, Math.min(low.get(file)!, index.get(target)!));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let top: string;
+    do component.push((top = stack.pop()!));
+    while (top !== file);
+    if (component.length > 1) circles.push(component.sort());
+  };
+  for (const file of graph.keys()) if (!index.has(file)) visit(file);
+  expect(circles).toEqual([]);
 });
 
 test('core/kernel and core/mux import no package and no Node module', () => {
@@ -79,5 +148,5 @@ test('the lint plugin imports only runtime-free modules of core/', () => {
   };
   for (const file of sources('lint')) visit(file);
   const core = [...reached].filter((f) => f.startsWith('core/')).sort();
-  expect(core).toEqual(['core/mux/errors.ts', 'core/mux/pattern.ts', 'core/page/names.ts', 'core/page/route.ts']);
+  expect(core).toEqual(['core/mux/errors.ts', 'core/mux/pattern.ts', 'core/tree/names.ts', 'core/tree/route.ts']);
 });

@@ -1,6 +1,6 @@
 import { MountError, ServeMux, mount, route, type PageNode } from '../core/index.ts';
-import { composePath } from '../core/page/route.ts';
-import { parseTag } from '../core/page/route.ts';
+import { composePath } from '../core/tree/route.ts';
+import { parseTag } from '../core/tree/route.ts';
 import { fetchPage } from './support/http.ts';
 
 describe('route tags', () => {

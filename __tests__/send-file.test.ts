@@ -3,7 +3,7 @@
 
 import type { Server } from 'node:http';
 import { ServeMux, sendFile, type PageRequest, type SendFileOptions } from '../core/index.ts';
-import { contentDisposition } from '../core/http/send-file.ts';
+import { contentDisposition } from '../core/static/send-file.ts';
 import { shutdown } from '../core/node/index.ts';
 import { listen, portOf, send } from './support/node-http.ts';
 

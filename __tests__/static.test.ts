@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import ts from 'typescript';
-import { embedSource } from '../core/http/embed.ts';
+import { embedSource } from '../core/static/embed.ts';
 import { ServeMux, mount, route, staticFiles, staticUrl, type EmbeddedFiles, type PageRequest } from '../core/index.ts';
 import { setRoute } from '../core/kernel/request.ts';
 

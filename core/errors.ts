@@ -1,7 +1,7 @@
 // The error classes of pagetree. Messages name the API, the problem, the
 // value and the fix, so that a failure at mount reads as its own bug report.
 
-import { headerName, headerValue } from './http/header-value.ts';
+import { headerName, headerValue } from './kernel/header-value.ts';
 
 export { ConflictError, PatternError } from './mux/errors.ts';
 

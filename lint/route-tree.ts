@@ -15,9 +15,9 @@
 
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
-import { isComponentName, verbMethods } from '../core/page/names.ts';
+import { isComponentName, verbMethods } from '../core/tree/names.ts';
 import { parsePattern } from '../core/mux/pattern.ts';
-import { composePath, parseTag, urlBuilder } from '../core/page/route.ts';
+import { composePath, parseTag, urlBuilder } from '../core/tree/route.ts';
 import { isIgnoredFile } from './source-files.ts';
 
 /** One route of a mounted tree. */

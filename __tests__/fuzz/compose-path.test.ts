@@ -4,7 +4,7 @@
 
 import { posix } from 'node:path';
 import fc from 'fast-check';
-import { composePath } from '../../core/page/route.ts';
+import { composePath } from '../../core/tree/route.ts';
 
 const segment = fc.constantFrom('', '.', '..', 'a', 'b', '{x}', '{$}', '{rest...}', 'host.example');
 const path = fc.array(segment, { maxLength: 6 }).map((segments) => segments.join('/'));

@@ -11,7 +11,7 @@
 import type { Server } from 'node:http';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ServeMux, mount, parseForm, route, type HttpError, type PageRequest } from '../../core/index.ts';
-import { multipartCounter } from '../../core/http/multipart.ts';
+import { multipartCounter } from '../../core/forms/multipart.ts';
 import { shutdown } from '../../core/node/index.ts';
 import { listen, portOf, send } from '../support/node-http.ts';
 

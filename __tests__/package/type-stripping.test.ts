@@ -23,7 +23,7 @@ test('Node 24 runs the sources as they are: a mux, a page tree and a fetch', () 
 });
 
 test('every source module of the package loads under type stripping', () => {
-  const entries = ['core/index.ts', 'core/node/index.ts', 'core/http/embed.ts', 'jsx-runtime/index.ts'];
+  const entries = ['core/index.ts', 'core/node/index.ts', 'core/static/embed.ts', 'jsx-runtime/index.ts'];
   const script = `for (const e of ${JSON.stringify(entries)}) await import('./' + e); console.log('ok');`;
   expect(run(nodeBinary(24), ['--input-type=module', '--eval', script], join(repoRoot)).trim()).toBe('ok');
 });

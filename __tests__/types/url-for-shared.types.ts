@@ -1,4 +1,4 @@
-// Compile-time checks of urlFor where many routes serve pages of one type (core/page/url-types.ts, SharedArgs):
+// Compile-time checks of urlFor where many routes serve pages of one type (core/tree/url-types.ts, SharedArgs):
 // TypeScript cannot tell such pages apart, so their calls are checked against all of those routes' params at
 // once, computed once for the set; each call costs the same whatever the size of the tree (bench/types).
 // Each @ts-expect-error line is a call that must not compile.

@@ -81,7 +81,7 @@ tree.urlFor(class Stray {});
 // @ts-expect-error param values are strings or numbers
 tree.urlFor(UserPage, { userId: true });
 
-// What the search by member names in core/page/url-types.ts must keep: the same
+// What the search by member names in core/tree/url-types.ts must keep: the same
 // type at several routes, page objects, chains, and generic wrappers.
 class Twin1 {
   page() {

@@ -9,7 +9,7 @@
 //
 // Prints ns per request, medians of 15 interleaved rounds of 100,000, and the guard's cost over the bare request.
 
-import { guardBody } from '../../core/http/request-body.ts';
+import { guardBody } from '../../core/forms/request-body.ts';
 import { median } from '../lib/report.ts';
 import { interleave } from '../lib/rounds.ts';
 

@@ -27,9 +27,9 @@
 // what was published meanwhile is not delivered, and an EventHub's clients refresh.
 
 import { createHash } from 'node:crypto';
-import { brokerText, Subscriptions, type Broker, type BrokerMessage } from '../http/broker.ts';
-import type { ThrottleCount, ThrottleStore } from '../http/throttle.ts';
-import type { SessionStore } from '../page/session.ts';
+import { brokerText, Subscriptions, type Broker, type BrokerMessage } from '../live/broker.ts';
+import type { ThrottleCount, ThrottleStore } from '../auth/throttle.ts';
+import type { SessionStore } from '../auth/session.ts';
 import { databaseOf, type Database, type Listener, type PostgresClient } from './postgres-driver.ts';
 
 export type { PgPool, PgPoolClient, PostgresClient, PostgresJsSql } from './postgres-driver.ts';

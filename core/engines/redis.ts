@@ -15,9 +15,9 @@
 // published while the subscribing connection was down is lost, and once it is back (and subscribed again) every
 // subscriber gets a `gap` message: an EventHub's clients refresh.
 
-import { Subscriptions, type Broker, type BrokerMessage } from '../http/broker.ts';
-import type { ThrottleCount, ThrottleStore } from '../http/throttle.ts';
-import type { SessionStore } from '../page/session.ts';
+import { Subscriptions, type Broker, type BrokerMessage } from '../live/broker.ts';
+import type { ThrottleCount, ThrottleStore } from '../auth/throttle.ts';
+import type { SessionStore } from '../auth/session.ts';
 
 /** What this module needs of an `ioredis` or `iovalkey` client. */
 export interface IoRedisClient {

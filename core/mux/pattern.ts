@@ -16,7 +16,7 @@
 //   "/%61/{x}"      => segments [lit a, wild x], rawSegments ["%61", "{x}"]
 //
 // mount parses each route's pattern once, here, and hands the result to the mux,
-// to urlFor's builders (core/page/route.ts) and, through route.ts, to the lint plugin.
+// to urlFor's builders (core/tree/route.ts) and, through route.ts, to the lint plugin.
 
 import { PatternError } from './errors.ts';
 

@@ -16,7 +16,7 @@ import { ServeMux } from '../mux/serve-mux.ts';
 import { consoleLogger, guardLogger, handlerFailed, type Logger } from '../kernel/logger.ts';
 import { answerOf, liteResponse, textError, type Answer } from '../kernel/answer.ts';
 import { createRequest } from './request.ts';
-import { takeEvents, type EventSink } from '../http/event-stream.ts';
+import { takeEvents, type EventSink } from '../live/event-stream.ts';
 
 /** A node:http request listener. */
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;

@@ -11,8 +11,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HttpError } from '../errors.ts';
 import { lazyInherit } from '../kernel/lazy-inherit.ts';
 import { parseTarget, requestFacts, type RequestFacts, type RequestTarget } from '../kernel/adapter.ts';
-import { readBody, readFormData, readJson } from '../http/request-body.ts';
-import { defaultFormLimits, limitedFormData } from '../http/form-body.ts';
+import { readBody, readFormData, readJson } from '../forms/request-body.ts';
+import { defaultFormLimits, limitedFormData } from '../forms/form-body.ts';
 
 const kIncoming = Symbol('pagetree.incoming');
 const kReal = Symbol('pagetree.realRequest');

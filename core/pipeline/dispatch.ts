@@ -17,22 +17,22 @@
 // body is rendered whole before anything is sent (a streamed page: its shell):
 // an error mid-render sends the error handler's answer, never half a page.
 
-import { answerInContext, requestContext, type RequestContext } from './context.ts';
-import { notHtmx, readHtmx } from './htmx-details.ts';
-import { answerHeaders, dropRegions, withRegions } from './htmx-response.ts';
+import { answerInContext, requestContext, type RequestContext } from '../request/context.ts';
+import { notHtmx, readHtmx } from '../request/htmx-details.ts';
+import { answerHeaders, dropRegions, withRegions } from '../htmx/response.ts';
 import { HttpError, MountError } from '../errors.ts';
 import { callHandler, isThenable, type HandlerFunc, type HandlerObject, type PageRequest } from '../kernel/request.ts';
-import type { ComponentInfo, Middleware, PageNode, VerbMethod } from './page-node.ts';
+import type { ComponentInfo, PageNode, VerbMethod } from '../tree/page-node.ts';
 import type { Logger } from '../kernel/logger.ts';
-import { selectedComponent, selectTarget, type RenderTarget } from './render-target.ts';
-import { abortable, guardBody } from '../http/request-body.ts';
+import { selectedComponent, selectTarget, type RenderTarget } from '../request/render-target.ts';
+import { abortable, guardBody } from '../forms/request-body.ts';
 import { ownFacts } from '../kernel/adapter.ts';
 import { liteResponse } from '../kernel/answer.ts';
-import type { Tree } from './tree.ts';
 import { PageStream } from './streaming.ts';
-import { compressAsItStreams } from '../http/compress.ts';
-import { traceProps, traceRender, traceRequest, tracing, type Observe } from './tracing.ts';
-import { boundaryError, handleError, type ErrorHandler } from './error-answer.ts';
+import { compressAsItStreams } from '../compress/compress.ts';
+import { traceProps, traceRender, traceRequest, tracing } from '../observe/tracing.ts';
+import { boundaryError, handleError } from './error-answer.ts';
+import type { RouteHandlerOptions } from './handler-options.ts';
 import { htmlHeaders, htmxStreamHeaders, withContext, withVary } from './page-answer.ts';
 
 const kElement = Symbol('pagetree.renderComponent');
@@ -58,24 +58,6 @@ function isRenderComponent(value: unknown): value is RenderComponent {
 interface PageObject {
   props?: (req: PageRequest, target: RenderTarget) => unknown;
   [method: string]: unknown;
-}
-
-/** What `routeHandler` builds a node's handler from. */
-export interface RouteHandlerOptions {
-  tree: Tree;
-  node: PageNode;
-  /** The page method that answers this pattern: `props`, or a verb method (`post`, …). */
-  answer: 'props' | VerbMethod;
-  /** Outermost first. */
-  middlewares: Middleware[];
-  onError: ErrorHandler;
-  logger: Logger;
-  /** Milliseconds before a page that has not answered gets a 503; 0 for no limit. */
-  timeout: number;
-  /** The status of a rendered answer; default 200 (404 for the not-found page). */
-  status?: number;
-  /** Server-Timing and the access log (mount's `serverTiming`, `accessLog`); undefined for neither. */
-  observe?: Observe;
 }
 
 /**
@@ -257,6 +239,7 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
   let html: unknown;
   // A fragment (a partial, or what props asked for) may carry other regions along; the full page has them all.
   let fragment = true;
+  let stream: PageStream | undefined;
   if (isRenderComponent(props)) {
     html = props[kElement];
   } else {
@@ -268,15 +251,15 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
       );
     }
     if (selected === route.pageComponent) fragment = false;
-    if (route.stream) ctx.stream = pageStream(route, ctx, fragment);
+    if (route.stream) ctx.stream = stream = pageStream(route, ctx, fragment);
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
   const regions = fragment && ctx.htmx.isHtmx;
   const head = route.stream && ctx.htmx.isHtmx ? htmxStreamHeaders : htmlHeaders;
   const logger = route.options.logger;
   return isThenable(html)
-    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, regions, head, logger))
-    : htmlResponse(node, html, ctx, regions, head, logger);
+    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, stream, regions, head, logger))
+    : htmlResponse(node, html, ctx, stream, regions, head, logger);
 }
 
 // The stream of a streaming page's answer: a full page for a browser's load, multipart parts for htmx with its
@@ -305,6 +288,7 @@ function htmlResponse(
   node: PageNode,
   html: unknown,
   ctx: RequestContext,
+  stream: PageStream | undefined,
   regions: boolean,
   head: Readonly<Record<string, string>>,
   logger: Logger,
@@ -316,13 +300,12 @@ function htmlResponse(
   if (regions && ctx.answer?.regions !== undefined) {
     if (ctx.trace !== undefined) ctx.trace.regions = ctx.answer.regions.length;
     const joined = withRegions(html, ctx);
-    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, false, head, logger));
+    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, stream, false, head, logger));
     body = joined;
   } else {
     dropRegions(ctx, logger);
   }
   const headers = answerHeaders(ctx);
-  const stream = ctx.stream;
   if (stream !== undefined && !stream.empty) return streamedResponse(stream, body, ctx, { ...head, ...headers });
   return liteResponse(ctx.answer?.status ?? ctx.defaultStatus, body, headers ? { ...head, ...headers } : head);
 }

@@ -22,8 +22,8 @@
 
 import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
 import { answerOf, answerResponse, type Answer } from '../kernel/answer.ts';
-import { qValue } from './header-value.ts';
-import { optionalNodeModule } from './static-load.ts';
+import { qValue } from '../kernel/header-value.ts';
+import { optionalNodeModule } from '../kernel/node-modules.ts';
 
 /** A content coding pagetree can compress with (`zstd` only where the runtime has it: Node 22.15+, 23.8+). */
 export type Encoding = 'br' | 'zstd' | 'gzip';

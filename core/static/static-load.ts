@@ -10,7 +10,8 @@
 // digests and compressed variants included) needs none of them. mime rather than mime-types for the same reason:
 // it is ES modules with no require('path').
 
-import { base64url } from './base64url.ts';
+import { base64url } from '../kernel/base64url.ts';
+import { optionalNodeModule, type NodeModuleName, type NodeModules } from '../kernel/node-modules.ts';
 import mime from 'mime';
 
 /** One encoding of a file as it is sent, with its own ETag. */
@@ -57,21 +58,6 @@ export function typeOf(name: string): string {
   const type = mime.getType(name.slice(name.lastIndexOf('/') + 1));
   if (!type) return 'application/octet-stream';
   return utf8.test(type) ? `${type}; charset=utf-8` : type;
-}
-
-interface NodeModules {
-  'node:crypto': typeof import('node:crypto');
-  'node:diagnostics_channel': typeof import('node:diagnostics_channel');
-  'node:fs': typeof import('node:fs');
-  'node:path': typeof import('node:path');
-  'node:zlib': typeof import('node:zlib');
-}
-type NodeModuleName = keyof NodeModules;
-
-/** A Node built-in module, taken at run time: Node 20.16+, Bun, Deno and workerd with nodejs_compat have it. */
-export function optionalNodeModule<TName extends NodeModuleName>(name: TName): NodeModules[TName] | undefined {
-  // `process` itself is absent on a runtime without Node's globals.
-  return typeof process === 'undefined' ? undefined : process.getBuiltinModule?.(name);
 }
 
 /** The same, or an error that says what needed it (`why`: "reads a directory") and what to do instead. */

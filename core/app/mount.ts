@@ -14,21 +14,23 @@
 //
 // Anything wrong fails here, with the field path and the fix, never later on a request.
 
-import { routeHandler } from './dispatch.ts';
-import { defaultErrorHandler, type ErrorHandler } from './error-answer.ts';
-import { checkErrorPages, checkPath, collect, type Draft } from './collect.ts';
-import { base64url } from '../http/base64url.ts';
-import { compressAnswers, compression, type Compression, type CompressOptions } from '../http/compress.ts';
+import { routeHandler } from '../pipeline/dispatch.ts';
+import { defaultErrorHandler } from '../pipeline/error-answer.ts';
+import type { ErrorHandler } from '../pipeline/handler-options.ts';
+import { checkErrorPages, checkPath, collect, type Draft } from '../tree/collect.ts';
+import { base64url } from '../kernel/base64url.ts';
+import { compressAnswers, compression, type Compression, type CompressOptions } from '../compress/compress.ts';
 import { ConflictError, MountError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
-import { rememberTree, treeFlashCookies, treeSecrets, treeSessionOptions } from './context.ts';
-import type { SessionOptions } from './session.ts';
-import { elementIds } from './element-ids.ts';
-import { PageNode, type Middleware, type VerbMethod } from './page-node.ts';
-import { parseTag, type PageClass } from './route.ts';
-import { Tree } from './tree.ts';
-import { accessLogger, type AccessLogEntry, type Observe } from './tracing.ts';
+import { rememberTree, requestContext, type RequestContext } from '../request/context.ts';
+import { flashCookieSetting, secretsSetting } from '../auth/cookies.ts';
+import { sessionSetting, type SessionOptions } from '../auth/session.ts';
+import { elementIds } from '../tree/ids.ts';
+import { PageNode, type Middleware, type VerbMethod } from '../tree/page-node.ts';
+import { parseTag, type PageClass } from '../tree/route.ts';
+import { Tree } from '../tree/tree.ts';
+import { accessLogger, type AccessLogEntry, type Observe } from '../observe/tracing.ts';
 import type { Logger } from '../kernel/logger.ts';
 
 /** What a page's `init()` is given at mount. */
@@ -127,19 +129,19 @@ export function mount<TRoot extends object, TDeps = unknown>(
   const onEmptyRoute = options.onEmptyRoute ?? ((node: PageNode) => warnEmpty(mux, node));
   // An empty node with error() is a mount error (checkErrorPages), not a route to skip.
   for (const node of order) if (node.kind === 'empty') onEmptyRoute(node);
-  const tree = new Tree<TRoot>(nodes, order, options.urlPrefix ?? '');
+  const tree = new Tree<TRoot>(nodes, order, options.urlPrefix ?? '', currentRoute);
   // `secret: process.env.X` with X unset is a mistake to report now, not on the first flash().
-  if ('secret' in options || options.dev) treeSecrets.set(tree, checkSecret(mux, rootName, options));
+  if ('secret' in options || options.dev) tree.configure(secretsSetting, checkSecret(mux, rootName, options));
   if (options.flashCookie !== undefined)
-    treeFlashCookies.set(tree, checkCookieName(`${rootName} (flashCookie)`, options.flashCookie));
+    tree.configure(flashCookieSetting, checkCookieName(`${rootName} (flashCookie)`, options.flashCookie));
   if (options.session !== undefined) {
-    if (!treeSecrets.has(tree)) {
+    if (tree.setting(secretsSetting) === undefined) {
       throw new MountError(
         `${rootName} (session)`,
         'sessions are sealed with the secret, and none is given; pass secret: process.env.PAGETREE_SECRET as well',
       );
     }
-    treeSessionOptions.set(tree, checkSessionOptions(rootName, options.session));
+    tree.configure(sessionSetting, checkSessionOptions(rootName, options.session));
   }
   const compress = compressionOf(rootName, options.compress);
   const observe = observeOf(mux, rootName, options);
@@ -151,6 +153,12 @@ export function mount<TRoot extends object, TDeps = unknown>(
 }
 
 // Walk 2: every node whole when built, parents first so that a child is built with its parent.
+// The route of the request being answered, for urlFor's missing params, when the request is one of the tree's.
+function currentRoute(tree: Tree): RequestContext | undefined {
+  const ctx = requestContext.getStore();
+  return ctx?.tree === tree ? ctx : undefined;
+}
+
 function build(root: Draft): { nodes: PageNode[]; order: PageNode[] } {
   const nodes: PageNode[] = [];
   const order: PageNode[] = [];

@@ -16,8 +16,8 @@
 //   true        todos-todo-list    HX-Request-Type: full         → page       false
 //   true        (none)             HX-Boosted: true              → page       false
 
-import { kebab } from './names.ts';
-import type { ComponentInfo, PageNode } from './page-node.ts';
+import { kebab } from '../tree/names.ts';
+import type { ComponentInfo, PageNode } from '../tree/page-node.ts';
 import type { HtmxDetails } from './htmx-details.ts';
 
 /** The part of the page a request asks for; `props(req, target)` receives it. */

@@ -16,10 +16,11 @@
 // With a `store`, the cookie carries only the id and times, and the data lives in the store: destroy() then ends the
 // session everywhere (a copy of the cookie names nothing), and data that must not travel stays on the server.
 
-import { checkHeadOpen, context, treeSessionOptions, type RequestContext } from './context.ts';
-import { base64url, fromBase64url } from '../http/base64url.ts';
+import { checkHeadOpen, context, type RequestContext } from '../request/context.ts';
+import { TreeSetting } from '../tree/tree.ts';
+import { base64url, fromBase64url } from '../kernel/base64url.ts';
 import { deleteCookie, queueCookie, requestCookies, secretsOf, type CookieOptions } from './cookies.ts';
-import type { Register } from './url-types.ts';
+import type { Register } from '../tree/url-types.ts';
 
 /** What a session holds, declared once: `declare module 'pagetree' { interface Register { session: { userId: number } } }`. */
 export type SessionData = Register extends { session: infer S extends object } ? S : Record<string, unknown>;
@@ -82,6 +83,9 @@ interface Payload {
   data?: object;
 }
 
+/** The session options of a tree that gives them (`mount(..., { session })`), checked by mount. */
+export const sessionSetting = new TreeSetting<SessionOptions>('session');
+
 const defaults = { cookie: 'pagetree-session', idleTimeout: 7_200, absoluteTimeout: 604_800 };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -105,7 +109,7 @@ export function session(): Promise<Session> {
 }
 
 async function open(ctx: RequestContext): Promise<Session> {
-  const options = { ...defaults, ...treeSessionOptions.get(ctx.tree) };
+  const options = { ...defaults, ...ctx.tree.setting(sessionSetting) };
   const { store } = options;
   const secrets = secretsOf(ctx, 'session');
   const now = Math.floor(Date.now() / 1000);

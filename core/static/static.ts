@@ -12,7 +12,7 @@ import { consoleLogger, type Logger } from '../kernel/logger.ts';
 import type { PageRequest } from '../kernel/request.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
 import { notModified, requestedRange } from './conditional.ts';
-import { negotiate } from './compress.ts';
+import { negotiate } from '../compress/compress.ts';
 import {
   embeddedFile,
   readDirectory,

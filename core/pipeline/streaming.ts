@@ -20,8 +20,8 @@
 // marker, so both ways of placing it always find the marker in the document.
 
 import { contentsToString, contentToString, type Children } from '@kitajs/html';
-import { base64url } from '../http/base64url.ts';
-import { requestContext } from './context.ts';
+import { base64url } from '../kernel/base64url.ts';
+import { requestContext } from '../request/context.ts';
 
 /** Props of `Suspense`. */
 export interface SuspenseProps {

@@ -6,12 +6,11 @@
 //
 // Its nodes come built (mount.ts), their element ids given (element-ids.ts): the handle only indexes them.
 
-import { requestContext } from './context.ts';
 import { UrlForError } from '../errors.ts';
 import { kebab } from './names.ts';
 import type { ComponentInfo, PageNode } from './page-node.ts';
-import { StaticFiles } from '../http/static.ts';
-import { buildUrl, CallName, findNode, urlCache, type UrlParams } from './url-for.ts';
+import { StaticFiles } from '../static/static.ts';
+import { buildUrl, CallName, findNode, urlCache, type CurrentRoute, type UrlParams } from './url-for.ts';
 import type { UrlParamsArg, PageRef } from './url-types.ts';
 
 /** One registered route, as `tree.routes()` lists it. */
@@ -25,6 +24,21 @@ export interface RouteInfo {
   fieldPath: string;
   pageClass: abstract new (...args: never[]) => object;
   node: PageNode;
+}
+
+/**
+ * A typed key for what a feature keeps per mounted tree, set by mount from its options (the secrets, the flash
+ * cookie's name, the session options) and read per request through the request's tree: the tree holds it, nothing
+ * beside it does, and the tree's folder needs to know none of the features.
+ * @example const flashCookie = new TreeSetting<string>('flashCookie'); tree.setting(flashCookie) // → "app-flash"
+ */
+export class TreeSetting<T> {
+  /** Phantom: the value's type. */
+  declare readonly __value?: T;
+  readonly name: string;
+  constructor(name: string) {
+    this.name = name;
+  }
 }
 
 /** A mounted page tree. */
@@ -41,10 +55,21 @@ export class Tree<TRoot = unknown> {
   readonly urlPrefix: string;
 
   readonly #order: readonly PageNode[];
+  readonly #settings = new Map<TreeSetting<unknown>, unknown>();
+  readonly #current: ((tree: Tree) => CurrentRoute | undefined) | undefined;
 
-  /** `nodes` root first, each before its children; `order` children first, as they registered. */
-  constructor(nodes: readonly PageNode[], order: readonly PageNode[], urlPrefix = '') {
+  /**
+   * `nodes` root first, each before its children; `order` children first, as they registered. `current` finds the
+   * route of the request being answered, if it is one of this tree's (mount gives the request context's).
+   */
+  constructor(
+    nodes: readonly PageNode[],
+    order: readonly PageNode[],
+    urlPrefix = '',
+    current?: (tree: Tree) => CurrentRoute | undefined,
+  ) {
     this.root = nodes[0]!;
+    this.#current = current;
     this.nodes = nodes;
     this.#order = order;
     this.urlPrefix = urlPrefix;
@@ -132,8 +157,7 @@ export class Tree<TRoot = unknown> {
    * @example tree.urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
    */
   urlFor<const T extends PageRef<TRoot>>(target: T, ...params: UrlParamsArg<TRoot, T>): string {
-    const ctx = requestContext.getStore();
-    const current = ctx && ctx.tree === (this as Tree) ? ctx : undefined;
+    const current = this.#current?.(this as Tree);
     return buildUrl(this, this.#urls, target, (params as unknown[])[0] as UrlParams | undefined, current);
   }
 
@@ -181,6 +205,16 @@ export class Tree<TRoot = unknown> {
       );
     }
     return urls;
+  }
+
+  /** A feature's setting of this tree, or undefined when the mount gave none. */
+  setting<T>(key: TreeSetting<T>): T | undefined {
+    return this.#settings.get(key) as T | undefined;
+  }
+
+  /** Sets a feature's setting: mount does, from its options, before the tree answers its first request. */
+  configure<T>(key: TreeSetting<T>, value: T): void {
+    this.#settings.set(key, value);
   }
 
   /** Whether `fn` is a component somewhere in this tree. */

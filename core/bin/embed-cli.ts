@@ -4,7 +4,7 @@
 
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { embedSource } from './embed.ts';
+import { embedSource } from '../static/embed.ts';
 
 const usage =
   'usage: pagetree-embed <dir> <out.ts|out.js> [--file <url path>=<file>]...\n' +

@@ -11,35 +11,16 @@
 // A failure drops what the failed page recorded for its answer (headers, status, htmx triggers and regions) but not
 // its Set-Cookie lines: what they record has happened (a flash taken, a session started).
 
-import { draft, requestContext, type RequestContext } from './context.ts';
+import { draft, requestContext, type RequestContext } from '../request/context.ts';
 import { HttpError } from '../errors.ts';
-import { isThenable, type PageRequest } from '../kernel/request.ts';
-import type { PageNode } from './page-node.ts';
-import type { RenderTarget } from './render-target.ts';
+import { isThenable } from '../kernel/request.ts';
+import type { PageNode } from '../tree/page-node.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
-import { traceError } from './tracing.ts';
-import { detailsRecord } from './htmx-details.ts';
-import { dropRegions } from './htmx-response.ts';
+import { traceError } from '../observe/tracing.ts';
+import { detailsRecord } from '../request/htmx-details.ts';
+import { dropRegions } from '../htmx/response.ts';
 import { htmlHeaders, mergeVary, withRecorded, withVary } from './page-answer.ts';
-import type { RouteHandlerOptions } from './dispatch.ts';
-
-/** Replaces the default error answer: `mount(..., { errorHandler })`. */
-export type ErrorHandler = (
-  err: unknown,
-  req: PageRequest,
-  node: PageNode,
-  target: RenderTarget,
-) => Response | Promise<Response>;
-
-/**
- * A section's error page: any page class (a group, a page, a serveHTTP handler) may define `error()`; it answers
- * the failures of every route at or below it that has no nearer one, the mount's error handler the rest.
- * @example class Admin implements ErrorPage { error(err: unknown) { return <Layout title="Admin">…</Layout>; } }
- */
-export interface ErrorPage {
-  /** JSX (sent with the HttpError's status, else 500, and its headers) or a Response (sent as is). */
-  error(err: unknown, req: PageRequest, target: RenderTarget): string | Response | Promise<string | Response>;
-}
+import type { ErrorPage, RouteHandlerOptions } from './handler-options.ts';
 
 /**
  * The default error answer: an HttpError's status and message, anything

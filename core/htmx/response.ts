@@ -17,9 +17,16 @@
 // regions out (a Response, an error, a full page) drops them (dropRegions), logging one that fails; a rejection
 // nobody handles would end the process.
 
-import { answerContext, draft, idTarget, id as idOf, type ComponentRef, type RequestContext } from './context.ts';
+import {
+  answerContext,
+  draft,
+  idTarget,
+  id as idOf,
+  type ComponentRef,
+  type RequestContext,
+} from '../request/context.ts';
 import { escapeHtml } from '../kernel/answer.ts';
-import { headerUrl, headerValue, hxLocationUrl } from '../http/header-value.ts';
+import { headerUrl, headerValue, hxLocationUrl } from '../kernel/header-value.ts';
 import type { Logger } from '../kernel/logger.ts';
 
 // The `hx-swap` styles both versions know, plus htmx 4's `textContent`: the type and the check read this one list.

@@ -5,9 +5,9 @@
 //
 // and the htmx-aware `redirect`.
 
-import { requestContext, type RequestContext } from './context.ts';
-import { answerHeaders } from './htmx-response.ts';
-import { headerUrl, hxLocationUrl } from '../http/header-value.ts';
+import { requestContext, type RequestContext } from '../request/context.ts';
+import { answerHeaders } from '../htmx/response.ts';
+import { headerUrl, hxLocationUrl } from '../kernel/header-value.ts';
 import { answerOf, answerResponse, liteResponse } from '../kernel/answer.ts';
 
 /** The htmx request headers a page's answer depends on. */

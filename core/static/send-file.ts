@@ -9,7 +9,7 @@
 // Bytes, a string or a Blob are whole in hand: their ETag is a SHA-256 of the bytes (Web Crypto), and ranges are
 // served. A stream is sent as it comes: no ETag unless given, no ranges (its length is not known beforehand).
 
-import { base64url } from './base64url.ts';
+import { base64url } from '../kernel/base64url.ts';
 import { liteResponse } from '../kernel/answer.ts';
 import { notModified, requestedRange, type Entity } from './conditional.ts';
 import { typeOf } from './static-load.ts';

@@ -26,8 +26,6 @@
 //   true        HX-Request-Type: full (htmx 4)               false
 // A request that is not from htmx gets one shared object with every field empty.
 
-import { requestContext } from './context.ts';
-
 /** What an htmx request says, the same for htmx 2 and htmx 4: `htmxDetails(req)`. */
 export interface HtmxDetails {
   /** Whether htmx sent the request (`HX-Request: true`). */
@@ -75,17 +73,6 @@ export const notHtmx: HtmxDetails = Object.freeze({
   prompt: null,
   swapsIntoElement: false,
 });
-
-/**
- * What htmx says in a request: the current one by default (read once per request), or the one given.
- * @example htmxDetails().sourceId === 'delete-from-row' // htmx 2 HX-Trigger, htmx 4 HX-Source "button#delete-from-row"
- */
-export function htmxDetails(req?: Request): HtmxDetails {
-  const ctx = requestContext.getStore();
-  if (ctx && (req === undefined || req === ctx.req)) return ctx.htmx;
-  if (req === undefined) throw new Error('htmxDetails(): called outside a request; pass the request');
-  return readHtmx(req.headers);
-}
 
 /**
  * Reads the htmx headers of a request: at once those that decide what to render (`HX-Request`, `HX-Request-Type`,

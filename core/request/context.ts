@@ -12,19 +12,17 @@
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { UrlForError } from '../errors.ts';
-import { headerName, headerValue } from '../http/header-value.ts';
-import { kebab } from './names.ts';
+import { headerName, headerValue } from '../kernel/header-value.ts';
+import { kebab } from '../tree/names.ts';
 import type { PageRequest } from '../kernel/request.ts';
-import type { PageNode } from './page-node.ts';
-import type { HtmxDetails } from './htmx-details.ts';
+import type { PageNode } from '../tree/page-node.ts';
+import { readHtmx, type HtmxDetails } from './htmx-details.ts';
 import type { RenderTarget } from './render-target.ts';
-import type { SessionOptions } from './session.ts';
-import type { Tree } from './tree.ts';
-import type { RequestTrace } from './tracing.ts';
-import type { PageStream } from './streaming.ts';
-import { base64url } from '../http/base64url.ts';
+import type { Tree } from '../tree/tree.ts';
+import type { RequestTrace } from './trace.ts';
+import { base64url } from '../kernel/base64url.ts';
 import { liteBody } from '../kernel/answer.ts';
-import type { RegisteredRoot, UrlParamsArg, PageRef } from './url-types.ts';
+import type { RegisteredRoot, UrlParamsArg, PageRef } from '../tree/url-types.ts';
 
 /** The state of one request inside the page pipeline. */
 export interface RequestContext {
@@ -43,8 +41,8 @@ export interface RequestContext {
   timedOut: boolean;
   /** The request's record when it is traced or observed (tracing.ts), else undefined. */
   trace: RequestTrace | undefined;
-  /** The boundaries of a streamed page (streaming.ts) while it renders and streams, else undefined. */
-  stream: PageStream | undefined;
+  /** The boundaries of a streamed page (pipeline/streaming.ts) while it renders and streams, else undefined. */
+  stream: StreamState | undefined;
   /** The request's CSP nonce, once `cspNonce()` made one. */
   nonce: string | undefined;
 }
@@ -78,6 +76,21 @@ export function draft(ctx: RequestContext): AnswerDraft {
     regions: undefined,
     cookies: undefined,
   });
+}
+
+/**
+ * What the request's helpers and `<Suspense>` see of a streamed page while it renders: pipeline/streaming.ts's
+ * PageStream, which the page step makes and keeps.
+ */
+export interface StreamState {
+  /** Whether the head (status, headers, cookies) went out: what a helper records after it is lost. */
+  readonly committed: boolean;
+  /** Registers a boundary's content; returns its id. */
+  defer(content: Promise<string>): string;
+  /** The boundary's fallback with the markers its content replaces. */
+  placeholder(id: string, fallback: string): string;
+  /** Drops every boundary (the page failed before its first byte): what they do later is not sent. */
+  abandon(): void;
 }
 
 /** Client events by when htmx fires them: name → detail. */
@@ -175,6 +188,17 @@ export function currentRequest(): PageRequest {
 }
 
 /**
+ * What htmx says in a request: the current one by default (read once per request), or the one given.
+ * @example htmxDetails().sourceId === 'delete-from-row' // htmx 2 HX-Trigger, htmx 4 HX-Source "button#delete-from-row"
+ */
+export function htmxDetails(req?: Request): HtmxDetails {
+  const ctx = requestContext.getStore();
+  if (ctx && (req === undefined || req === ctx.req)) return ctx.htmx;
+  if (req === undefined) throw new Error('htmxDetails(): called outside a request; pass the request');
+  return readHtmx(req.headers);
+}
+
+/**
  * The request's nonce for a Content-Security-Policy: made on the first call (16 random bytes), the same for the rest
  * of the request. Give it to your own `<script>`s and to the policy; a streamed page's inline script carries it.
  * @example setHeader('Content-Security-Policy', `script-src 'self' 'nonce-${cspNonce()}'`) // → "…'nonce-q3H…'"
@@ -232,18 +256,6 @@ function liveTrees(): Tree[] {
   }
   return trees;
 }
-
-/**
- * The secrets of each tree (`mount(..., { secret })`), newest first: the first signs and encrypts cookies, each
- * verifies and decrypts (a rotation keeps what the old one signed).
- */
-export const treeSecrets = new WeakMap<Tree, readonly string[]>();
-
-/** The session options of each tree that gives them (`mount(..., { session })`). */
-export const treeSessionOptions = new WeakMap<Tree, SessionOptions>();
-
-/** The flash cookie's name of each tree that names its own (`mount(..., { flashCookie })`). */
-export const treeFlashCookies = new WeakMap<Tree, string>();
 
 /** Makes a tree's components known to id()/idTarget() outside a request. */
 export function rememberTree(tree: Tree): void {

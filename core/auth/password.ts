@@ -9,8 +9,8 @@
 // and what is left is the format and the comparison (bcrypt/argon2 packages are native addons, which workerd and
 // Deno cannot load).
 
-import { base64url, fromBase64url } from './base64url.ts';
-import { optionalNodeModule } from './static-load.ts';
+import { base64url, fromBase64url } from '../kernel/base64url.ts';
+import { optionalNodeModule } from '../kernel/node-modules.ts';
 
 // OWASP's minimum for scrypt is N=2^17, r=8, p=1 (128 MiB); 2^15 with r=8 keeps each hash at 32 MiB and ~0.1 s, so
 // that a burst of logins cannot exhaust memory. PBKDF2: workerd refuses more than 100,000 iterations.

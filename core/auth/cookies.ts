@@ -14,17 +14,10 @@
 // constant time. The lines go out with the page's answer, rendered or a Response (answerHeaders, withContext).
 
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
-import {
-  answerContext,
-  checkHeadOpen,
-  context,
-  draft,
-  treeFlashCookies,
-  treeSecrets,
-  type RequestContext,
-} from './context.ts';
+import { answerContext, checkHeadOpen, context, draft, type RequestContext } from '../request/context.ts';
 import type { PageRequest } from '../kernel/request.ts';
-import { base64url, fromBase64url } from '../http/base64url.ts';
+import { TreeSetting } from '../tree/tree.ts';
+import { base64url, fromBase64url } from '../kernel/base64url.ts';
 
 /** How the browser keeps a cookie and when it sends it back; the defaults are the safe choice. */
 export interface CookieOptions {
@@ -145,9 +138,15 @@ export async function takeFlash(): Promise<string | undefined> {
   return message;
 }
 
+/** The secrets of a tree (`mount(..., { secret })`), newest first: the first signs and encrypts, each verifies. */
+export const secretsSetting = new TreeSetting<readonly string[]>('secret');
+
+/** The flash cookie's name of a tree that names its own (`mount(..., { flashCookie })`). */
+export const flashCookieSetting = new TreeSetting<string>('flashCookie');
+
 // The flash cookie's name: the mount's `flashCookie`, else pagetree-flash.
 function flashNameOf(ctx: RequestContext): string {
-  return treeFlashCookies.get(ctx.tree) ?? 'pagetree-flash';
+  return ctx.tree.setting(flashCookieSetting) ?? 'pagetree-flash';
 }
 
 // A flash() of this request not yet taken, and the message takeFlash() took from one.
@@ -285,7 +284,7 @@ async function verified(ctx: RequestContext, api: string, name: string): Promise
 
 /** The mount's secrets, newest first; `api` names the caller in the error when the mount gave none. */
 export function secretsOf(ctx: RequestContext, api: string): readonly string[] {
-  const secrets = treeSecrets.get(ctx.tree);
+  const secrets = ctx.tree.setting(secretsSetting);
   if (secrets === undefined) {
     throw new Error(
       `${api}(): no secret to sign cookies with; pass one to mount, at least 32 characters, from the environment: ` +

@@ -28,8 +28,8 @@
 // ("tr#row-3"), or, given as `targetTag`/`sourceTag` alone, a tag.
 // `mux.fetch(request)` (or `tree`'s mux) answers it without a server.
 
-import { id, type ComponentRef } from './context.ts';
-import { splitTagId } from './htmx-details.ts';
+import { id, type ComponentRef } from '../request/context.ts';
+import { splitTagId } from '../request/htmx-details.ts';
 
 /** What `htmxRequest` builds: which htmx, and what its request says. */
 export interface HtmxRequestOptions {

@@ -10,10 +10,10 @@
 //                                             (https://evil.example, //evil.example, /\evil.example) goes to `/`.
 
 import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
-import { htmxDetails } from './htmx-details.ts';
-import { redirect } from './page-answer.ts';
-import { urlFor } from './context.ts';
-import type { Middleware } from './page-node.ts';
+import { htmxDetails } from '../request/context.ts';
+import { redirect } from '../pipeline/page-answer.ts';
+import { urlFor } from '../request/context.ts';
+import type { Middleware } from '../tree/page-node.ts';
 import { session, type Session } from './session.ts';
 
 /** How `requireLogin` knows a login and where it sends a visitor without one. */
