@@ -5,6 +5,9 @@ module.exports = {
   // processes (npm, tsc, servers, Chromium), so the second worker fills the idle time (.ci/run on a clean clone:
   // 16 min 11 s with one worker, 13 min 37 s with two, 2026-11-26).
   maxWorkers: 2,
+  // A hang guard, not a speed check: jest's 5 s default failed tests that build an ESLint program or hash with scrypt
+  // when the machine's two cores were shared (a test that must wait longer says so itself).
+  testTimeout: 20_000,
   roots: ['<rootDir>/__tests__'],
   testMatch: ['**/*.test.ts', '**/*.test.tsx'],
   transform: {
