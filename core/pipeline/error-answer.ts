@@ -13,8 +13,9 @@
 
 import { draft, requestContext, type RequestContext } from '../request/context.ts';
 import { HttpError } from '../errors.ts';
-import { isThenable } from '../kernel/request.ts';
+import { isThenable, type PageRequest } from '../kernel/request.ts';
 import type { PageNode } from '../tree/page-node.ts';
+import type { RenderTarget } from '../request/render-target.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
 import { traceError } from '../observe/tracing.ts';
 import { detailsRecord } from '../request/htmx-details.ts';
@@ -31,6 +32,12 @@ import type { ErrorPage, RouteHandlerOptions } from './handler-options.ts';
  * hand it what it does not answer itself.
  * @example error(err: unknown) { return err instanceof HttpError && err.status === 404 ? <NotFound /> : defaultErrorHandler(err); }
  */
+export function defaultErrorHandler(err: unknown): Response;
+/**
+ * @deprecated Since 0.2: pass only the error, `defaultErrorHandler(err)`; the other arguments are not read. This
+ * form goes in 0.3.
+ */
+export function defaultErrorHandler(err: unknown, req: PageRequest, node: PageNode, target: RenderTarget): Response;
 export function defaultErrorHandler(err: unknown): Response {
   return err instanceof HttpError
     ? textError(err.status, err.message, err.headers)
