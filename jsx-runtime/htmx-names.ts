@@ -47,8 +47,11 @@ export const htmxAttributeNames = [
 /** The attributes of htmx 4's own extensions (htmx.org/dist/ext): hx-sse and hx-ws. */
 export const htmxExtensionAttributeNames = ['hx-sse:connect', 'hx-sse:close', 'hx-ws:connect', 'hx-ws:send'] as const;
 
-/** Name prefixes of the attribute families: `hx-on:click`, `hx-on::after-request`, `hx-status:404`. */
-export const htmxAttributePrefixes = ['hx-on:', 'hx-status:'] as const;
+/**
+ * Name prefixes of the attribute families: `hx-on:click`, `hx-on::after-request`, `hx-status:404`, and htmx 2's
+ * dashed `hx-on-click`, `hx-on--after-request` (the spelling JSX can write: a JSX name has at most one colon).
+ */
+export const htmxAttributePrefixes = ['hx-on:', 'hx-on-', 'hx-status:'] as const;
 
 /** Suffixes htmx 4 accepts after a plain name: `hx-target:inherited`, `hx-vals:append`. */
 export const htmxAttributeSuffixes = [':inherited', ':append', ':inherited:append'] as const;

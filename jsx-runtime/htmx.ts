@@ -8,7 +8,22 @@
 /** `true`, `false`, `"true"` or `"false"`. */
 type BoolStr = boolean | 'true' | 'false';
 type AnyStr = string & {};
-type HxSwap =
+
+// hx-swap as both versions read it: a style, then modifiers (`name:value`, space-separated); or modifiers alone,
+// which keep the default style. htmx 2's getSwapSpecification takes the first word that is no modifier as the
+// style and swaps an unknown one as innerHTML; htmx 4's #parseSwapSpec throws "Unknown swap style".
+//
+//   "outerHTML"                    a style
+//   "outerHTML swap:1s settle:0"   a style and modifiers
+//   "swap:1s"                      modifiers alone
+//   "outerHtml"                    refused: styles are case-sensitive
+//
+// The type checks the style and the name of the first modifier. Checking every modifier would take a union of
+// every sequence of them (styles × names^n members): a hover, an error message and the checker would all pay.
+// These are 23 styles × 13 names + 36 = 335 members, built once per program, whatever the number of attributes.
+
+/** The swap styles built into htmx 2 and htmx 4: htmx 4 adds the morphs, `outerSync` and four short names. */
+type BuiltInSwapStyle =
   | 'innerHTML'
   | 'outerHTML'
   | 'textContent'
@@ -20,7 +35,65 @@ type HxSwap =
   | 'none'
   | 'innerMorph'
   | 'outerMorph'
-  | AnyStr;
+  | 'outerSync'
+  | 'before'
+  | 'after'
+  | 'prepend'
+  | 'append';
+
+/**
+ * Swap styles that htmx extensions add, by name: those of the extensions htmx 4 and htmx 2 ship. An app whose
+ * extension adds another declares it, and `hx-swap` takes it:
+ * @example
+ * declare module 'pagetree/jsx-runtime' {
+ *   interface HtmxSwapStyles { 'slide-in': true }
+ * }
+ * <div hx-swap="slide-in swap:200ms" /> // compiles
+ */
+export interface HtmxSwapStyles {
+  /** htmx 4's hx-upsert: update elements by id, insert the others. */
+  upsert: true;
+  /** htmx 4's hx-download: save the answer as a file. */
+  download: true;
+  /** htmx 2's idiomorph (outerHTML) or alpine-morph extension. */
+  morph: true;
+  /** htmx 2's idiomorph extension. */
+  'morph:innerHTML': true;
+  /** htmx 2's idiomorph extension. */
+  'morph:outerHTML': true;
+  /** htmx 2's morphdom-swap extension. */
+  morphdom: true;
+}
+
+/** A swap style: built in, an extension's, or htmx 2's multi-swap (`multi:#a,#b:outerHTML`). */
+export type HtmxSwapStyle = BuiltInSwapStyle | Extract<keyof HtmxSwapStyles, string> | `multi:${string}`;
+
+/**
+ * The names of hx-swap's modifiers. Both versions: `swap`, `settle` (a time, `1s`, `200ms`), `transition`,
+ * `ignoreTitle` (`true`/`false`), `scroll`, `show` (`top`/`bottom`; htmx 2 also `show:#x:top`, `show:window:top`,
+ * `show:none`). htmx 2: `focus-scroll`. htmx 4: `focusScroll`, `scrollTarget`, `showTarget` (a selector), `strip`,
+ * `swapEmpty`, `target`.
+ */
+type SwapModifierName =
+  | 'swap'
+  | 'settle'
+  | 'transition'
+  | 'ignoreTitle'
+  | 'scroll'
+  | 'show'
+  | 'focus-scroll'
+  | 'focusScroll'
+  | 'scrollTarget'
+  | 'showTarget'
+  | 'strip'
+  | 'swapEmpty'
+  | 'target';
+
+/** Modifiers: the first one's name is checked, what follows it is not. */
+type SwapModifiers = `${SwapModifierName}:${string}`;
+
+/** An `hx-swap` value: a style, a style and modifiers, or modifiers alone (`"outerHTML swap:1s"`, `"swap:1s"`). */
+export type HxSwap = HtmxSwapStyle | `${HtmxSwapStyle} ${SwapModifiers}` | SwapModifiers;
 
 /** htmx attributes of both major versions. */
 export interface HtmxAttributes {
@@ -37,8 +110,10 @@ export interface HtmxAttributes {
   'hx-method'?: 'get' | 'post' | 'put' | 'patch' | 'delete' | 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** The element to swap into: `idTarget(this.list)`, `this`, `closest tr` … */
   'hx-target'?: 'this' | AnyStr;
+  /** How to swap the answer in: `outerHTML`, `beforeend`, `innerHTML swap:1s` … (the style is case-sensitive). */
   'hx-swap'?: HxSwap;
-  'hx-swap-oob'?: 'true' | HxSwap;
+  /** On an element of an answer: swap it in by its id (`true`), with a style, or into `style:selector`. */
+  'hx-swap-oob'?: 'true' | HxSwap | `${HtmxSwapStyle}:${string}`;
   'hx-trigger'?: string;
   'hx-select'?: string;
   'hx-select-oob'?: string;
@@ -70,8 +145,10 @@ export interface HtmxAttributes {
   /** htmx 4: htmx ignores this element and its children. */
   'hx-ignore'?: BoolStr;
   'hx-on'?: string;
-  // htmx 2 `hx-on:click`, `hx-on::after-request`; htmx 4 `hx-on:htmx:after:request`.
+  // htmx 2 `hx-on:click`, `hx-on::after-request`; htmx 4 `hx-on:htmx:after:request`, `hx-on::after:request`.
   [event: `hx-on:${string}`]: string | undefined;
+  // htmx 2 only: `hx-on-click`, `hx-on--after-request` (dashes for colons).
+  [event: `hx-on-${string}`]: string | undefined;
   // htmx 4: per-status behaviour, `hx-status:404="swap:none"`, `hx-status:5xx=…`.
   [status: `hx-status:${string}`]: string | undefined;
 }

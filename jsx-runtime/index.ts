@@ -12,12 +12,21 @@
 // rejection, with no handler, would end the process after the error page went out. Observed, it still rejects for
 // whoever joins it (the parent, the page's render) and goes the one error road.
 
+import './global-attributes.ts';
 import './htmx.ts';
 
 import { contentsToString, contentToString, isVoidElement, type Children } from '@kitajs/html';
 import { attributesToString } from './attributes.ts';
 
-export type { HtmxAttributes, HtmxExtensionAttributes, HtmxInheritedAttributes } from './htmx.ts';
+export type { GlobalAttributes, GlobalEventAttributes } from './global-attributes.ts';
+export type {
+  HtmxAttributes,
+  HtmxExtensionAttributes,
+  HtmxInheritedAttributes,
+  HtmxSwapStyle,
+  HtmxSwapStyles,
+  HxSwap,
+} from './htmx.ts';
 
 type Attributes = { children?: Children; safe?: boolean; [name: string]: unknown };
 type Component = (props: Attributes) => JSX.Element;

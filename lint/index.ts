@@ -1,12 +1,14 @@
-// pagetree/eslint-plugin: in-app URLs come from urlFor(), not from strings.
+// pagetree/eslint-plugin: in-app URLs come from urlFor(), not from strings; htmx attributes and targets exist.
 //
 //   route-literal  '/admin/users' where App.admin.users is mounted → use urlFor(UsersPage)   (needs type information)
 //   url-attr       <a href="/admin/users">                         → use urlFor(…) / staticUrl(…)
 //   htmx-attr      <div hx-gett="…">                               → unknown htmx attribute (TypeScript cannot tell)
+//   htmx-target    <div hx-target="#todo-list">                    → no element of the app has this id  (needs type information)
 //
 // Docs: docs/lint.md.
 
 import { htmxAttr } from './rules/htmx-attr.ts';
+import { htmxTarget } from './rules/htmx-target.ts';
 import { routeLiteral } from './rules/route-literal.ts';
 import { urlAttr } from './rules/url-attr.ts';
 
@@ -15,6 +17,7 @@ export const rules = {
   'route-literal': routeLiteral,
   'url-attr': urlAttr,
   'htmx-attr': htmxAttr,
+  'htmx-target': htmxTarget,
 };
 
 // Typed loosely, as typescript-eslint types its own configs (CompatibleConfig): @typescript-eslint/utils'
@@ -45,12 +48,13 @@ plugin.configs.recommended = {
     'pagetree/route-literal': 'error',
     'pagetree/url-attr': 'error',
     'pagetree/htmx-attr': 'error',
+    'pagetree/htmx-target': 'error',
   },
 };
 
 /**
- * The ESLint plugin: rules `route-literal`, `url-attr` and `htmx-attr`, and `configs.recommended`
- * (route-literal needs typed linting: `parserOptions.projectService`).
+ * The ESLint plugin: rules `route-literal`, `url-attr`, `htmx-attr` and `htmx-target`, and `configs.recommended`
+ * (route-literal and htmx-target need typed linting: `parserOptions.projectService`).
  * @example
  * // eslint.config.mts
  * import tseslint from 'typescript-eslint';

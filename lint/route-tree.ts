@@ -5,12 +5,14 @@
 //   class Admin { users = route('/users Users', UsersPage) }
 //
 //   App.admin        Admin      "/admin"         group: not registered
-//   App.admin.users  UsersPage  "/admin/users"   page:  registered
+//   App.admin.users  UsersPage  "/admin/users"   page:  registered, components page, userList
+//                                                       → ids "admin-users-page", "admin-users-user-list"
 //
 // Every `mount()` call of the program with a constant route is a root; its
 // route fields are followed through classes in any file (the type checker
 // resolves imports), full paths compose with mount's own `composePath`, and
-// parse with mount's own parser into the builder urlFor fills (concreteUrl).
+// parse with mount's own parser into the builder urlFor fills (concreteUrl), and
+// each mount's components get the element ids mount gives them (element-ids.ts).
 // Reading the TypeScript AST (not ESTree) is what lets one pass see every file.
 
 import { dirname, resolve } from 'node:path';
@@ -18,6 +20,7 @@ import ts from 'typescript';
 import { isComponentName, verbMethods } from '../core/tree/names.ts';
 import { parsePattern } from '../core/mux/pattern.ts';
 import { composePath, parseTag, urlBuilder } from '../core/tree/route.ts';
+import { defaultMaxIdLength, elementIdsOf } from './element-ids.ts';
 import { isIgnoredFile } from './source-files.ts';
 
 /** One route of a mounted tree. */
@@ -32,6 +35,17 @@ export interface MountedRoute {
   fullPath: string;
   /** Whether mount registers it on the mux: a page or handler (groups and empty nodes are not). */
   registered: boolean;
+  /** Its components' method names (`page`, partials), which get element ids. */
+  components: readonly string[];
+}
+
+/** A component's element id, as mount gives it, and where it comes from. */
+export interface ComponentId {
+  route: MountedRoute;
+  method: string;
+  id: string;
+  /** The id before mount shortened it (longer than `maxIdLength`); the same as `id` when it was not. */
+  fullId: string;
 }
 
 /** What the rules need of a program's mounted trees. */
@@ -41,6 +55,11 @@ export interface RouteTree {
   byUrl: ReadonlyMap<string, readonly MountedRoute[]>;
   /** How many routes each class has across all mounts, to tell whether `urlFor(Class)` is unambiguous. */
   classCount: ReadonlyMap<string, number>;
+  /**
+   * The element ids of every mount's components, by id; undefined when some mount's ids cannot be known (two
+   * components would share one, which mount refuses, or its `maxIdLength` is not a constant).
+   */
+  ids: ReadonlyMap<string, ComponentId> | undefined;
 }
 
 const cache = new WeakMap<ts.Program, RouteTree>();
@@ -83,13 +102,16 @@ function buildTree(program: ts.Program): RouteTree {
   const checker = program.getTypeChecker();
   const dir = projectDir(program);
   const routes: MountedRoute[] = [];
+  let ids: Map<string, ComponentId> | undefined = new Map();
   for (const sf of program.getSourceFiles()) {
     // Mounts in tests and generated code are not the app's; `mount` must be named somewhere in a file that calls it.
     if (sf.isDeclarationFile || program.isSourceFileFromExternalLibrary(sf) || !sf.text.includes('mount')) continue;
     if (isIgnoredFile(sf.fileName, dir, sf.text)) continue;
     const visit = (node: ts.Node): void => {
       if (ts.isCallExpression(node) && calleeName(node.expression, checker) === 'mount') {
-        routes.push(...mountedRoutes(node, checker));
+        const mounted = mountedRoutes(node, checker);
+        routes.push(...mounted);
+        ids = ids && addIds(ids, mounted, maxIdLengthOf(node.arguments[4], checker));
       }
       ts.forEachChild(node, visit);
     };
@@ -103,7 +125,39 @@ function buildTree(program: ts.Program): RouteTree {
     if (url === undefined || url === '/' || url === '') continue;
     byUrl.set(url, [...(byUrl.get(url) ?? []), r]);
   }
-  return { routes, byUrl, classCount };
+  return { routes, byUrl, classCount, ids };
+}
+
+// One mount's ids added to the program's, or undefined when they cannot be known. Two mounts may give the same id
+// (the same class mounted by two apps): an id is known if any tree has it.
+function addIds(
+  ids: Map<string, ComponentId>,
+  mounted: readonly MountedRoute[],
+  maxIdLength: number | undefined,
+): Map<string, ComponentId> | undefined {
+  const perRoute = maxIdLength === undefined ? undefined : elementIdsOf(mounted, maxIdLength);
+  if (!perRoute) return undefined;
+  perRoute.forEach((list, i) => {
+    for (const e of list) if (!ids.has(e.id)) ids.set(e.id, { route: mounted[i]!, ...e });
+  });
+  return ids;
+}
+
+// mount's `maxIdLength` option: the default when the options do not have it, undefined when it is not a constant.
+function maxIdLengthOf(options: ts.Expression | undefined, checker: ts.TypeChecker): number | undefined {
+  if (!options) return defaultMaxIdLength;
+  // An object literal's type widens `maxIdLength: 60` to number: read the property's own value.
+  const literal = skipWrappers(options);
+  if (ts.isObjectLiteralExpression(literal) && !literal.properties.some(ts.isSpreadAssignment)) {
+    const own = literal.properties.find((p) => p.name && ts.isIdentifier(p.name) && p.name.text === 'maxIdLength');
+    if (!own) return defaultMaxIdLength;
+    const type = ts.isPropertyAssignment(own) ? checker.getTypeAtLocation(own.initializer) : undefined;
+    return type?.isNumberLiteral() ? type.value : undefined;
+  }
+  const property = checker.getTypeAtLocation(options).getProperty('maxIdLength');
+  if (!property) return defaultMaxIdLength;
+  const type = checker.getTypeOfSymbolAtLocation(property, options);
+  return type.isNumberLiteral() ? type.value : undefined;
 }
 
 // mount(mux, Root, route = '/', title, options): the root's name is its class name.
@@ -146,6 +200,7 @@ function walk(
     fullPath,
     // A target we cannot see into (an untyped factory's result) is taken as a handler: mount registers those.
     registered: members ? isServing(members.methods) : true,
+    components: members ? [...members.methods].filter(isComponentName) : [],
   };
   out.push(route);
   if (!members || !target.decl) return;
@@ -245,7 +300,11 @@ function resolveTarget(expr: ts.Expression, checker: ts.TypeChecker): Target {
   return { className: '', decl: undefined };
 }
 
-function skipWrappers(expr: ts.Expression): ts.Expression {
+/**
+ * An expression without the wrappers that do not change its value: parentheses, `as`, `satisfies`, `!`.
+ * @example skipWrappers(node) // `(App as typeof App)` → the `App` identifier
+ */
+export function skipWrappers(expr: ts.Expression): ts.Expression {
   let e = expr;
   while (
     ts.isParenthesizedExpression(e) ||
@@ -262,8 +321,9 @@ function skipWrappers(expr: ts.Expression): ts.Expression {
 /**
  * The name a call's callee refers to: an import keeps its exported name (`import { mount as m }` → "mount"),
  * and `pagetree.mount` gives "mount". Unresolved imports still count, so a broken import does not hide a tree.
+ * @example calleeName(call.expression, checker) // `m(mux, App)` with `import { mount as m }` → "mount"
  */
-function calleeName(callee: ts.Expression, checker: ts.TypeChecker): string | undefined {
+export function calleeName(callee: ts.Expression, checker: ts.TypeChecker): string | undefined {
   if (ts.isPropertyAccessExpression(callee)) return callee.name.text;
   if (!ts.isIdentifier(callee)) return undefined;
   const decl = checker.getSymbolAtLocation(callee)?.declarations?.[0];

@@ -21,6 +21,8 @@ const valid: [name: string, jsx: string][] = [
   // JSX allows one colon in a name: hx-on::after-request and hx-include:inherited:append need a spread.
   ['an :append form', "<div hx-vals:append='{\"a\":1}' {...{ 'hx-include:inherited:append': '#x' }} />"],
   ['htmx 2 extension attributes', '<p hx-ext="sse" sse-connect="/events" sse-swap="message" />'],
+  // Issue 45.17: htmx 2's dashed hx-on, the spelling JSX can write without a spread (htmx 4 reads colons only).
+  ['htmx 2 dashed hx-on', '<button hx-on--after-request="f()" hx-on-click="g()" hx-on-htmx-before-request="h()" />'],
 ];
 
 const invalid: [name: string, jsx: string, attribute: string, hint: string][] = [
@@ -58,6 +60,8 @@ test('every name of the list is an htmx attribute, and the families are recognis
   for (const name of htmxAttributeNames) expect(isHtmxAttribute(name)).toBe(true);
   expect(isHtmxAttribute('hx-on:click')).toBe(true);
   expect(isHtmxAttribute('hx-on:')).toBe(false);
+  expect(isHtmxAttribute('hx-on--after-request')).toBe(true);
+  expect(isHtmxAttribute('hx-on-')).toBe(false);
   expect(isHtmxAttribute('hx-target:inherited')).toBe(true);
   expect(isHtmxAttribute('hx-nope:inherited')).toBe(false);
 });

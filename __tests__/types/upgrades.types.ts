@@ -17,7 +17,7 @@ declare const node: PageNode;
 declare const target: RenderTarget;
 
 // The 0.1 call, as an errorHandler wrote it: still a Response.
-const old = defaultErrorHandler(new Error('x'), req, node, target);
+export const old = defaultErrorHandler(new Error('x'), req, node, target);
 export const oldIsResponse: Equal<typeof old, Response> = true;
 
 // The current call.

@@ -3,6 +3,7 @@
 //   <div hx-gett="/x">                → reported: did you mean "hx-get"?
 //   <div hx-get=… hx-target:inherited=…> → fine (htmx 2 and htmx 4 names, :inherited forms)
 //   {...{ 'hx-on::after-request': … }} → fine (hx-on:* and hx-status:* families)
+//   <button hx-on--after-request=…>   → fine (htmx 2's dashed hx-on-*, which JSX can write)
 //   <p hx-sse:connect={url}>          → fine (htmx 4's extensions: hx-sse:connect/close, hx-ws:connect/send)
 //   <p hx-sse:conect={url}>           → reported: did you mean "hx-sse:connect"?
 //
@@ -17,6 +18,7 @@ import {
   htmxExtensionAttributeNames,
 } from '../../jsx-runtime/htmx-names.ts';
 import { createRule } from '../create-rule.ts';
+import { closestName } from '../edit-distance.ts';
 
 const known = new Set<string>([...htmxAttributeNames, ...htmxExtensionAttributeNames]);
 
@@ -32,26 +34,7 @@ export function isHtmxAttribute(name: string): boolean {
 function closest(name: string): string | undefined {
   const extension = /^hx-(sse|ws)[:-]/.test(name);
   const candidates: readonly string[] = extension ? htmxExtensionAttributeNames : htmxAttributeNames;
-  const typed = extension ? name : name.split(':')[0]!;
-  let best: string | undefined;
-  let bestDistance = 4;
-  for (const candidate of candidates) {
-    const d = distance(typed, candidate);
-    if (d < bestDistance) [best, bestDistance] = [candidate, d];
-  }
-  return best;
-}
-
-function distance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) {
-      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    prev = row;
-  }
-  return prev[b.length]!;
+  return closestName(extension ? name : name.split(':')[0]!, candidates, 3);
 }
 
 function attributeName(attr: TSESTree.JSXAttribute): string {
