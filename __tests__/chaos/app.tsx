@@ -18,6 +18,7 @@
 
 import { createHash } from 'node:crypto';
 import { MemorySessionStore, mount, route, ServeMux, staticFiles, type Logger } from '../../core/index.ts';
+import { methodOverride, type MethodOverrideHandler } from '../../core/forms/method-override.ts';
 import type { FaultKind } from './faults.ts';
 import {
   AsyncPage,
@@ -25,6 +26,7 @@ import {
   FilePage,
   FormPage,
   LoginPage,
+  OverridePage,
   PrivatePage,
   RegionsPage,
   SessionPage,
@@ -43,6 +45,7 @@ export class App {
   regions = route('/regions', RegionsPage);
   async = route('/async', AsyncPage);
   form = route('/form', FormPage);
+  override = route('/override', OverridePage);
   upload = route('/upload', UploadPage);
   file = route('GET /file', FilePage);
   assets = route('GET /static/{path...}', staticFiles(assets));
@@ -61,15 +64,15 @@ export class PlainApp {
 const secret = 'chaos-suite-secret-at-least-32-characters';
 
 /**
- * The mux with both mounts, as a server would serve it.
- * @example const mux = chaosMux({ brokers: { memory: new MemoryBroker() } }, logger); serve(mux)
+ * The mux with both mounts behind methodOverride (every POST form passes through it), as a server would serve it.
+ * @example const app = chaosApp({ brokers: { memory: new MemoryBroker() } }, logger); serve(app, { logger })
  */
-export function chaosMux(deps: ChaosDeps, logger: Logger): ServeMux {
+export function chaosApp(deps: ChaosDeps, logger: Logger): MethodOverrideHandler {
   const mux = new ServeMux({ logger });
   mount(mux, App, '/', 'Chaos', { deps, secret, timeout: 5000 });
   const store = new MemorySessionStore();
   mount(mux, PlainApp, '/plain', 'Plain', { deps, secret, timeout: 5000, compress: false, session: { store } });
-  return mux;
+  return methodOverride(mux);
 }
 
 /** One request the traffic may send to a route. */
@@ -174,6 +177,13 @@ export const routes: readonly ChaosRoute[] = [
       body: '--b\r\nContent-Disposition: form-data; name="title"\r\n\r\nMilk\r\n--b--\r\n',
       type: 'multipart/form-data; boundary=b',
     },
+  },
+  {
+    name: 'method-override',
+    mount: 'App.override (methodOverride around the whole mux: a POST form with _method=PUT or DELETE)',
+    requests: [post('/override', 'urlencoded'), post('/override', 'multipart'), get('/override')],
+    faults: bodyFaults,
+    check: { method: 'POST', path: '/override', status: 303, body: '_method=delete&title=Milk', type: form },
   },
   {
     name: 'send-file',

@@ -123,7 +123,13 @@ export function fetchesUnderWay(): string[] {
 }
 
 // Sends one request as drawn: aborted, read in part and cancelled as it says; what it got wrong goes to `failures`.
-async function send(mux: ServeMux, made: Made, rng: Rng, until: number, failures: Failure[]): Promise<void> {
+async function send(
+  mux: Pick<ServeMux, 'fetch'>,
+  made: Made,
+  rng: Rng,
+  until: number,
+  failures: Failure[],
+): Promise<void> {
   const { req, controller, label } = made;
   if (made.abort === 'before') controller.abort();
   const timer = made.abort === 'during' ? setTimeout(() => controller.abort(), rng.int(30)) : undefined;
@@ -148,7 +154,7 @@ async function send(mux: ServeMux, made: Made, rng: Rng, until: number, failures
  * @example await fetchTraffic(mux, route, { seed: 40, ms: 1500, concurrency: 4 })
  */
 export async function fetchTraffic(
-  mux: ServeMux,
+  mux: Pick<ServeMux, 'fetch'>,
   route: ChaosRoute,
   options: { seed: number; ms: number; concurrency: number },
 ): Promise<{ sent: number; failures: Failure[] }> {

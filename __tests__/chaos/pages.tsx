@@ -28,6 +28,7 @@ import {
   type Broker,
   type PageRequest,
 } from '../../core/index.ts';
+import { MethodField } from '../../core/forms/method-override.ts';
 
 const query = (req: PageRequest) => new URL(req.url).searchParams;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -186,6 +187,36 @@ export class FormPage {
   page(props: { error: string }) {
     return (
       <form method="post">
+        <p safe>{props.error}</p>
+        <input name="title" />
+      </form>
+    );
+  }
+}
+
+/** A form without JavaScript (docs/forms.md): its POST names PUT or DELETE in `_method`, methodOverride does the rest. */
+export class OverridePage {
+  props() {
+    return { error: '' };
+  }
+
+  async put(req: PageRequest) {
+    const form = await parseForm(req, TaskInput, limits);
+    if (!form.ok) {
+      setStatus(422);
+      return { error: 'invalid' };
+    }
+    return redirect('/override');
+  }
+
+  async delete(req: PageRequest) {
+    return this.put(req);
+  }
+
+  page(props: { error: string }) {
+    return (
+      <form method="post">
+        <MethodField method="PUT" />
         <p safe>{props.error}</p>
         <input name="title" />
       </form>

@@ -22,7 +22,7 @@ import { MemoryBroker, type Broker, type Logger } from '../../core/index.ts';
 import { PostgresBroker } from '../../core/engines/postgres.ts';
 import { RedisBroker } from '../../core/engines/redis.ts';
 import { serve } from '../../core/node/index.ts';
-import { chaosMux, routes } from './app.tsx';
+import { chaosApp, routes } from './app.tsx';
 import type { Failure } from './driver.ts';
 import { fetchesUnderWay, fetchTraffic } from './fetch-traffic.ts';
 import { Rng } from './rng.ts';
@@ -112,12 +112,13 @@ for (const [name, broker] of Object.entries(brokers)) {
   }, 25).unref();
 }
 
-const mux = chaosMux({ brokers }, logger);
+const mux = chaosApp({ brokers }, logger);
 const loop = monitorEventLoopDelay({ resolution: 10 });
 loop.enable();
 const held = watchLoopHeld();
 
 serve(mux, {
+  logger, // the wrapper is no ServeMux, whose logger serve() would take
   port: 0,
   hostname: '127.0.0.1',
   handleSignals: false,

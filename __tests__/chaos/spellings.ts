@@ -182,6 +182,7 @@ const dispositions = [
   'form-data; name="' + 'n'.repeat(5000) + '"',
   'form-data; name="__proto__"',
   'form-data; name="ti\\"tle"',
+  'form-data; name="_method"', // methodOverride reads it: a value no form may mean is a 400
 ];
 
 /** A multipart body in `delimiter`'s parts: odd part headers, sizes, endings. */
@@ -222,7 +223,7 @@ export function urlencodedBody(rng: Rng): string {
     case 3:
       return `title=${'x'.repeat(rng.size(1000, 200_000))}`;
     case 4:
-      return 'title[]=a&title[]=b&__proto__[x]=1&constructor=2&done=maybe';
+      return 'title[]=a&title[]=b&__proto__[x]=1&constructor=2&done=maybe&_method=dElEtE';
     case 5:
       return wire(`title=${'é'.repeat(rng.size(1, 500))}&email=ada@example.com&password=${rng.text(8)}`);
     case 6:
