@@ -3,8 +3,35 @@
 
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { clientAddress, HttpError, mount, route, ServeMux, type PageRequest } from '../core/index.ts';
-import { answerOf, handOver, requestFacts, type AdapterRequest, type RequestFacts } from '../core/adapter.ts';
+import {
+  clientAddress,
+  eventStream,
+  HttpError,
+  mount,
+  route,
+  ServeMux,
+  type EventStream,
+  type PageRequest,
+} from '../core/index.ts';
+import {
+  answerOf,
+  bodyTooLarge,
+  consoleLogger,
+  guardLogger,
+  handlerFailed,
+  handOver,
+  lazyInherit,
+  parseTarget,
+  readBody,
+  readFormBody,
+  readJson,
+  requestFacts,
+  serveHandler,
+  takeEvents,
+  textError,
+  type AdapterRequest,
+  type RequestFacts,
+} from '../core/adapter.ts';
 import * as adapterEntry from '../core/adapter.ts';
 import * as pagetree from '../core/index.ts';
 import { serve, shutdown } from '../core/node/index.ts';
@@ -256,5 +283,136 @@ describe("docs/adapters.md's adapter, as written", () => {
       body: 'name=Ada',
     });
     expect(await exported.handleEvent!(app(), form)).toMatchObject({ statusCode: 200, body: '<p>Ada</p>' });
+  });
+});
+
+// Issue 42: pagetree/adapter is what the node adapter is written with, and so what any adapter has.
+describe('what pagetree/adapter gives an adapter of its own', () => {
+  const formType = 'application/x-www-form-urlencoded';
+  const quiet = { error: () => {}, warn: () => {} };
+
+  test('serveHandler: a handler that is not a mux gets a PageRequest with no pattern', async () => {
+    const fn = (req: PageRequest) => new Response(JSON.stringify([req.pattern, req.pathValue('id')]));
+    expect(await (await serveHandler(fn, new Request('http://x/a'), quiet)).text()).toBe('["",""]');
+    const object = { serveHTTP: (req: PageRequest) => new Response(`pattern "${req.pattern}"`) };
+    expect(await (await serveHandler(object, new Request('http://x/'), quiet)).text()).toBe('pattern ""');
+  });
+
+  test('handlerFailed and textError: what an adapter answers a failure with', () => {
+    const lines: unknown[] = [];
+    const logger = { error: (message: string, err?: unknown) => lines.push(message, err), warn: () => {} };
+    const err = new Error('secret');
+    const failed = answerOf(handlerFailed(logger, new Request('http://x/a'), err));
+    expect([failed.status, failed.body, lines]).toEqual([
+      500,
+      'Internal Server Error\n',
+      ['pagetree: handler for GET http://x/a failed:', err],
+    ]);
+    expect(answerOf(textError(400, 'Bad <Host>'))).toEqual({
+      status: 400,
+      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+      body: 'Bad &lt;Host&gt;\n',
+    });
+  });
+
+  test("guardLogger: a logger that throws costs only its line; consoleLogger is the console's", () => {
+    const error = jest.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const throwing = guardLogger({
+        error() {
+          throw new Error('down');
+        },
+        warn() {},
+      });
+      expect(() => throwing.error('pagetree: x')).not.toThrow();
+      consoleLogger.error('pagetree: y');
+      expect(error.mock.calls.map((call) => call[0])).toEqual([
+        'pagetree: x',
+        "pagetree: the logger's error() failed on the line above:",
+        'pagetree: y',
+      ]);
+    } finally {
+      error.mockRestore();
+    }
+  });
+
+  const post = (type: string, body: string) =>
+    new Request('http://x/', { method: 'POST', body, headers: { 'content-type': type } });
+  test.each([
+    ['readJson, not JSON', () => readJson(() => post('application/json', '{').json()), 400],
+    ['readBody, a body cut short', () => readBody(() => Promise.reject(new TypeError('terminated'))), 400],
+    ['readFormBody, a JSON body', () => readFormBody(post('application/json', '{}')), 415],
+    ['readFormBody, past the default limits', () => readFormBody(post(formType, 'a&'.repeat(1001))), 413],
+  ])('%s: an HttpError of status %p', async (_, read, status) => {
+    await expect(read()).rejects.toMatchObject({ name: 'HttpError', status });
+  });
+
+  test('readFormBody reads the body of the Request behind a lazy one, made only for a form', async () => {
+    const lazy = post(formType, '');
+    const made: string[] = [];
+    const real = () => (made.push('real'), post(formType, 'title=Milk'));
+    expect((await readFormBody(lazy, real)).get('title')).toBe('Milk');
+    await expect(readFormBody(post('text/plain', 'x'), real)).rejects.toMatchObject({ status: 415 });
+    expect(made).toEqual(['real']);
+    expect(bodyTooLarge(1024)).toMatchObject({ status: 413, message: 'Request body larger than 1024 bytes' });
+  });
+
+  test("takeEvents: an event stream's bytes, handed to the adapter as they are sent", async () => {
+    let stream: EventStream | undefined;
+    const res = eventStream(new Request('http://x/'), (s) => void (stream = s), { heartbeat: 0 });
+    const written: string[] = [];
+    let ended: unknown = 'open';
+    const sink = {
+      write: (bytes: Uint8Array) => (written.push(new TextDecoder().decode(bytes)), 0),
+      end: (err?: unknown) => (ended = err),
+    };
+    expect(takeEvents(answerOf(res).body as ReadableStream<Uint8Array>, sink)).toBeInstanceOf(Function);
+    await stream!.send('<p>hi</p>');
+    stream!.close();
+    expect([written.join(''), ended]).toEqual([': ok\ndata: <p>hi</p>\n\n', undefined]);
+    expect(takeEvents(new Response('x').body!, sink)).toBeUndefined(); // not an event stream: read it as a body
+  });
+
+  test('parseTarget and lazyInherit: a raw target split, and a cheap class that passes for a native one', () => {
+    expect(parseTarget('http://a.com:80/x%2Fy?q=1')).toEqual({ host: 'a.com:80', path: '/x%2Fy', query: 'q=1' });
+    class LiteHeaders {
+      get(name: string) {
+        return name === 'x' ? 'lite' : null;
+      }
+    }
+    lazyInherit(LiteHeaders, Headers, () => new Headers({ x: 'real', y: '2' }));
+    const headers = new LiteHeaders() as unknown as Headers;
+    expect([headers instanceof Headers, headers.get('x'), [...headers.keys()]]).toEqual([true, 'lite', ['x', 'y']]);
+  });
+});
+
+describe("docs/adapters.md's answer(), as written", () => {
+  const doc = readFileSync(join(__dirname, '../docs/adapters.md'), 'utf8');
+  const block = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)]
+    .map((m) => m[1]!)
+    .find((b) => b.includes('function answer('))!;
+  const js = ts.transpileModule(block, { compilerOptions: { module: ts.ModuleKind.CommonJS } }).outputText;
+  const modules: Record<string, unknown> = { pagetree, 'pagetree/adapter': adapterEntry };
+  const exported: { answer?: (handler: unknown, req: Request) => Promise<Record<string, unknown>> } = {};
+  new Function('require', 'exports', js)((name: string) => modules[name], exported);
+
+  test('a mux, a handler of any other form, and one that throws', async () => {
+    expect(await exported.answer!(app(), new Request('http://x/who/z'))).toMatchObject({ status: 200 });
+    const fn = (req: PageRequest) => new Response(`pattern "${req.pattern}"`);
+    const plain = await exported.answer!(fn, new Request('http://x/'));
+    expect(await new Response(plain.body as ReadableStream).text()).toBe('pattern ""');
+    const error = jest.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const failed = await exported.answer!(() => {
+        throw new Error('x');
+      }, new Request('http://x/'));
+      expect([failed.status, failed.body, error.mock.calls[0]![0]]).toEqual([
+        500,
+        'Internal Server Error\n',
+        'pagetree: handler for GET http://x/ failed:',
+      ]);
+    } finally {
+      error.mockRestore();
+    }
   });
 });

@@ -15,11 +15,12 @@
 //                                                                                      compress/ mux/ kernel/ errors.ts
 //   auth/     cookies, sessions, login, passwords, throttle, cross-origin checks   → pipeline/ and below
 //   app/      mount: a page class and its options become a tree on a mux          → every feature above but live/
-//   node/     the node:http adapter                                                → live/, forms/, mux/, kernel/
+//   node/     the node:http adapter                                                → pagetree/adapter (adapter.ts),
+//                                                                                      and ServeMux from mux/
 //   engines/  Postgres and Redis (pagetree/postgres, pagetree/redis)               → auth/, live/, kernel/
 //   bin/      the CLIs (pagetree-dev, pagetree-embed)                              → static/
 //   errors.ts the error classes                                                    → kernel/, mux/
-//   index.ts, adapter.ts: the entries                                              → anything
+//   index.ts, adapter.ts, testing.ts: the entries                                  → anything
 //
 // No file of core/ is part of an import circle, type-only imports included. And the lint plugin loads no runtime:
 // from core/ it imports only the route grammar (the tag, and the mux's pattern parser with its error class: both import
@@ -80,14 +81,14 @@ const below: Record<string, string[]> = {
     'kernel',
     'core/errors.ts',
   ],
-  node: ['live', 'forms', 'mux', 'kernel', 'core/errors.ts'],
+  node: ['core/adapter.ts', 'mux'],
   engines: ['auth', 'live', 'kernel'],
   bin: ['static'],
   'core/errors.ts': ['kernel', 'mux'],
 };
 
 const coreFiles = sources('core').filter((f) => layerOf(f) in below);
-const entries = ['core/index.ts', 'core/adapter.ts'];
+const entries = ['core/index.ts', 'core/adapter.ts', 'core/testing.ts'];
 
 // A new folder (another adapter, another engine) must say where it stands, or its imports go unchecked.
 test('every folder and file of core/ is a feature of the table above, or an entry', () => {
@@ -130,6 +131,20 @@ test('no file of core/ is part of an import circle', () => {
   };
   for (const file of graph.keys()) if (!index.has(file)) visit(file);
   expect(circles).toEqual([]);
+});
+
+// The node adapter is written as any adapter can be (issue 42): with what pagetree/adapter offers, and ServeMux, a name
+// of the root entry, from its own file (the root entry would load every feature into the adapter).
+test('node/ imports only pagetree/adapter (and ServeMux from its file)', () => {
+  const outside = sources('core/node').flatMap((file) =>
+    [...readFileSync(join(root, file), 'utf8').matchAll(/^(?:import|export)\s([^;]*?)\s*from\s+'(\.[^']+)'/gms)]
+      .map((m) => [file, m[1]!.replace(/\s+/g, ' '), relative(root, resolve(root, dirname(file), m[2]!))])
+      .filter(([, , target]) => !target!.startsWith('core/node/')),
+  );
+  expect(outside.length).toBeGreaterThan(0);
+  const allowed = ([, names, target]: string[]) =>
+    target === 'core/adapter.ts' || (target === 'core/mux/serve-mux.ts' && /^(type )?\{ ServeMux \}$/.test(names!));
+  expect(outside.filter((row) => !allowed(row))).toEqual([]);
 });
 
 test('core/kernel and core/mux import no package and no Node module', () => {

@@ -1,11 +1,18 @@
 import { once } from 'node:events';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, request as httpRequest, Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
 import path from 'node:path';
-import { ServeMux } from '../core/index.ts';
+import { eventStream, ServeMux } from '../core/index.ts';
 import { shutdown, toNodeListener } from '../core/node/index.ts';
+import {
+  onShutdown as deprecatedOnShutdown,
+  serve,
+  shutdown as deprecatedShutdown,
+  type NodeServer,
+  type ServeOptions,
+} from 'pagetree/node';
 import { liteResponse } from '../core/kernel/answer.ts';
 import { adminCookie, openStream, raw, send as get } from './support/node-http.ts';
 import { serveProcess } from './support/package.ts';
@@ -238,3 +245,115 @@ test('sigterm-with-open-event-streams-exits-at-once', async () => {
   expect([app.child.exitCode, app.child.signalCode]).toEqual([0, null]);
   expect(await Promise.all(ends.map((e) => e.ended))).toEqual(Array(50).fill('end'));
 }, 30_000);
+
+// Issue 42: serve() returns a server that owns its shutdown, as Go's http.Server (`Shutdown`, `RegisterOnShutdown`),
+// through the public entry. The free functions shutdown(server) and onShutdown(server, fn) stay for a minor version.
+describe('the server serve() returns', () => {
+  const app = new ServeMux();
+  let release: () => void = () => {};
+  let arrived: () => void = () => {};
+  app.handleFunc(
+    'GET /slow',
+    () =>
+      new Promise<Response>((resolve) => {
+        release = () => resolve(new Response('finished'));
+        arrived();
+      }),
+  );
+  app.handleFunc('GET /ok', () => new Response('ok'));
+  const cleanups: string[] = [];
+  app.handleFunc('GET /events', (req) => eventStream(req, () => () => void cleanups.push('cleanup')));
+
+  async function started(options: ServeOptions = {}): Promise<NodeServer> {
+    const server = serve(app, { port: 0, hostname: '127.0.0.1', handleSignals: false, onListen: () => {}, ...options });
+    await once(server, 'listening');
+    return server;
+  }
+  const portOf = (s: Server) => (s.address() as AddressInfo).port;
+
+  beforeEach(() => void cleanups.splice(0));
+
+  test("is node's http.Server, with shutdown() and onShutdown() of its own", async () => {
+    const server = await started();
+    expect(server).toBeInstanceOf(Server);
+    expect((await get(portOf(server), '/ok')).body).toBe('ok');
+    await server.shutdown();
+    expect(server.listening).toBe(false);
+  });
+
+  test('server-shutdown-drains-in-flight-requests: the answer goes out with Connection: close, then it resolves', async () => {
+    const server = await started();
+    const port = portOf(server);
+    const inFlight = get(port, '/slow');
+    await new Promise<void>((resolve) => (arrived = resolve));
+    const done = server.shutdown({ timeout: 60_000 });
+    await expect(get(port, '/ok')).rejects.toThrow(); // no longer accepting
+    release();
+    expect(await inFlight).toMatchObject({ status: 200, body: 'finished', headers: { connection: 'close' } });
+    await done; // without the drain, the 60 s timeout: jest's own would fail the test first
+  });
+
+  test('server-shutdown-closes-idle-keep-alive-sockets', async () => {
+    const server = await started();
+    const socket = connect(portOf(server), '127.0.0.1');
+    socket.setEncoding('latin1');
+    let answer = '';
+    socket.on('data', (c: string) => (answer += c));
+    const closed = once(socket, 'close');
+    socket.write('GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    await new Promise<void>((resolve) => socket.on('data', () => answer.endsWith('\r\n0\r\n\r\n') && resolve()));
+    expect(answer).toMatch(/^HTTP\/1\.1 200 OK\r\n[\s\S]*\r\nConnection: keep-alive\r\n/); // answered: idle, kept
+    await server.shutdown({ timeout: 60_000 });
+    await closed;
+  });
+
+  test('server-shutdown-ends-event-streams-and-runs-its-hooks-once', async () => {
+    const server = await started();
+    const stream = await openStream(portOf(server), '/events');
+    const hooks: string[] = [];
+    server.onShutdown(() => hooks.push('first'));
+    const remove = server.onShutdown(() => hooks.push('removed'));
+    remove();
+    const first = server.shutdown({ timeout: 60_000 });
+    const again = server.shutdown({ timeout: 60_000 }); // the hooks do not run twice
+    server.onShutdown(() => hooks.push('during')); // registered during the shutdown: runs at once
+    await Promise.all([first, again]);
+    expect(await stream.ended).toBe('end');
+    expect([cleanups, hooks]).toEqual([['cleanup'], ['first', 'during']]);
+  });
+
+  test("a hook that throws is reported through serve's logger, and the other hooks still run", async () => {
+    const errors: unknown[] = [];
+    const server = await started({ logger: { error: (message, err) => errors.push(message, err), warn: () => {} } });
+    const hooks: string[] = [];
+    server.onShutdown(() => {
+      throw new Error('the job would not stop');
+    });
+    server.onShutdown(() => hooks.push('second'));
+    await server.shutdown({ timeout: 1000 });
+    expect([errors, hooks]).toEqual([
+      ['pagetree: an onShutdown hook failed:', new Error('the job would not stop')],
+      ['second'],
+    ]);
+  });
+
+  test('deprecated-shutdown-and-onShutdown-still-work: on the server serve() returns, and on a server of your own', async () => {
+    const server = await started();
+    const hooks: string[] = [];
+    deprecatedOnShutdown(server, () => hooks.push('free'));
+    server.onShutdown(() => hooks.push('method'));
+    const stream = await openStream(portOf(server), '/events');
+    await deprecatedShutdown(server, 60_000);
+    expect([await stream.ended, hooks, server.listening]).toEqual(['end', ['free', 'method'], false]);
+
+    const own = createServer(toNodeListener(app));
+    own.listen(0, '127.0.0.1');
+    await once(own, 'listening');
+    const remove = deprecatedOnShutdown(own, () => hooks.push('own'));
+    const ownStream = await openStream(portOf(own), '/events');
+    await deprecatedShutdown(own, 60_000);
+    expect(remove).toBeInstanceOf(Function);
+    expect([await ownStream.ended, hooks, own.listening]).toEqual(['end', ['free', 'method', 'own'], false]);
+    expect(cleanups).toEqual(['cleanup', 'cleanup']);
+  });
+});

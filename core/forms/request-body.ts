@@ -50,6 +50,25 @@ export async function readFormData<T = FormData>(req: Request, read: () => Promi
 }
 
 /**
+ * `req.formData()` as pages expect it from any adapter: counted against the default form limits as it streams (413
+ * past them), and a body that is not a form, or not a well-formed one, a 4xx (`readFormData`). `body` gives the
+ * Request whose body is read, when it is not `req` itself: the real Request behind an adapter's lazy one, made only
+ * when the Content-Type is a form's.
+ * @example formData() { return readFormBody(this, () => real(this)); } // in an adapter's own Request class
+ */
+export function readFormBody(req: Request, body: () => Request = () => req): Promise<FormData> {
+  return readFormData(req, () => limitedFormData(body(), defaultFormLimits));
+}
+
+/**
+ * What a request body past an adapter's size limit fails with: HttpError(413), which a page answers with a 413.
+ * @example controller.error(bodyTooLarge(1024)) // → HttpError 413 "Request body larger than 1024 bytes"
+ */
+export function bodyTooLarge(max: number): HttpError {
+  return new HttpError(413, `Request body larger than ${max} bytes`);
+}
+
+/**
  * `req.json()` with a body that is not JSON as HttpError(400).
  * @example await readJson(() => realRequest.json())
  */
@@ -126,7 +145,7 @@ export function guardBody(req: Request): void {
 }
 
 function guardedFormData(this: Request): Promise<FormData> {
-  return readFormData(this, () => limitedFormData(this, defaultFormLimits));
+  return readFormBody(this);
 }
 
 // The runtime's own json(), from the request's prototype (its own property is this function).

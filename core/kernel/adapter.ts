@@ -15,7 +15,11 @@
 // The node adapter (core/node) makes its own Request class, which carries its facts under `requestFacts`.
 // `mux.fetch` gets the runtime's Request: its facts are derived from it, with what the runtime passed besides
 // (`handOver`: Deno's `info`, Bun's `server`) for the client's address. An adapter of your own does either
-// (docs/adapters.md).
+// (docs/adapters.md). A ServeMux routes the request itself (`mux.serveHTTP(req)`); any other handler is called
+// through `serveHandler`, which gives the request the route the mux would have (none).
+
+import type { Logger } from './logger.ts';
+import { callHandler, setRoute, type Handler } from './request.ts';
 
 /** The parts of a request target the mux routes on. */
 export interface RequestTarget {
@@ -54,6 +58,20 @@ export const requestFacts: unique symbol = Symbol.for('pagetree.requestFacts');
 /** A Request made by an adapter, with its facts. */
 export interface AdapterRequest extends Request {
   readonly [requestFacts]: RequestFacts;
+}
+
+// No pattern and no path values, shared: a handler called without a mux reads '' for each.
+const noValues: string[] = [];
+
+/**
+ * Calls a handler that is not a ServeMux (a function, or an object with `serveHTTP`) for a request an adapter made:
+ * the request becomes a PageRequest with no pattern (`req.pattern` is '', every `pathValue` '') whose later
+ * failures (an event stream's cleanup) are reported to `logger`, as a mux leaves the requests it routes. A ServeMux
+ * is called as `mux.serveHTTP(req)`: it sets the route it matched itself.
+ * @example serveHandler((req) => new Response(req.pattern), req, logger) // → Response with body ""
+ */
+export function serveHandler(handler: Handler, req: Request, logger: Logger): Response | Promise<Response> {
+  return callHandler(handler, setRoute(req, '', noValues, noValues, logger));
 }
 
 // What a runtime passed mux.fetch besides each Request it made (Deno's `info`, Bun's `server`), for clientAddress: one

@@ -8,11 +8,18 @@
 // forwards those). It passes `instanceof Request`.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { HttpError } from '../errors.ts';
-import { lazyInherit } from '../kernel/lazy-inherit.ts';
-import { parseTarget, requestFacts, type RequestFacts, type RequestTarget } from '../kernel/adapter.ts';
-import { readBody, readFormData, readJson } from '../forms/request-body.ts';
-import { defaultFormLimits, limitedFormData } from '../forms/form-body.ts';
+import {
+  bodyTooLarge,
+  lazyInherit,
+  parseTarget,
+  readBody,
+  readFormBody,
+  readJson,
+  requestFacts,
+  type AdapterRequest,
+  type RequestFacts,
+  type RequestTarget,
+} from '../adapter.ts';
 
 const kIncoming = Symbol('pagetree.incoming');
 const kReal = Symbol('pagetree.realRequest');
@@ -90,7 +97,7 @@ class NodeRequest {
 
   // Counted as it streams against the default form limits (1,000 fields, 100 files): parseForm's, without a schema.
   formData(): Promise<FormData> {
-    return readFormData(this as unknown as Request, () => limitedFormData(real(this), defaultFormLimits));
+    return readFormBody(this as unknown as Request, () => real(this));
   }
 
   json(): Promise<unknown> {
@@ -180,14 +187,13 @@ function real(req: NodeRequest): Request {
  * `await req.formData()` in a page answers 413 instead of buffering anything.
  */
 function limitedBody(req: NodeRequest, incoming: IncomingMessage, max: number): ReadableStream<Uint8Array> {
-  const tooLarge = () => new HttpError(413, `Request body larger than ${max} bytes`);
   if (req[kBody] === 'aborted') {
     const reason = req[kAbort]!.signal.reason as unknown;
     return new ReadableStream({ start: (c) => c.error(reason) });
   }
   if (Number(incoming.headers['content-length']) > max) {
     // Not read: the adapter answers with Connection: close.
-    return new ReadableStream({ start: (c) => c.error(tooLarge()) });
+    return new ReadableStream({ start: (c) => c.error(bodyTooLarge(max)) });
   }
   // A reader that stops early (a form past its limits) must not destroy the request: node would destroy the socket
   // with it, and the answer (a 413) would never be written. The rest of the body is left to node, which drops it
@@ -207,7 +213,7 @@ function limitedBody(req: NodeRequest, incoming: IncomingMessage, max: number): 
       }
       seen += value.byteLength;
       if (seen > max) {
-        controller.error(tooLarge());
+        controller.error(bodyTooLarge(max));
         return;
       }
       controller.enqueue(new Uint8Array(value.buffer, value.byteOffset, value.byteLength));
@@ -279,6 +285,10 @@ lazyInherit(NodeHeaders, Headers, (h) => h.toHeaders());
  * body fails with HttpError(413) past `maxBodySize` bytes.
  * @example createRequest(incoming, outgoing).headers.get('hx-request') // → "true"
  */
-export function createRequest(incoming: IncomingMessage, outgoing: ServerResponse, maxBodySize = Infinity): Request {
-  return new NodeRequest(incoming, outgoing, maxBodySize) as unknown as Request;
+export function createRequest(
+  incoming: IncomingMessage,
+  outgoing: ServerResponse,
+  maxBodySize = Infinity,
+): AdapterRequest {
+  return new NodeRequest(incoming, outgoing, maxBodySize) as unknown as AdapterRequest;
 }
