@@ -5,10 +5,32 @@ import * as postgres from '../core/engines/postgres.ts';
 import * as redis from '../core/engines/redis.ts';
 import * as node from '../core/node/index.ts';
 import * as adapter from '../core/adapter.ts';
+import * as auth from '../core/auth/index.ts';
+import * as compress from '../core/compress/index.ts';
+import * as forms from '../core/forms/index.ts';
+import * as htmx from '../core/htmx/index.ts';
+import * as live from '../core/live/index.ts';
+import * as observe from '../core/observe/index.ts';
+import * as staticEntry from '../core/static/index.ts';
+import * as testing from '../core/testing.ts';
+import * as tree from '../core/tree/index.ts';
 
-// An accidental export shows up here in review.
-test('the public names of pagetree', () => {
-  expect(Object.keys(pagetree).sort()).toEqual([
+// The feature entries (issue 42.3): each subpath, its source, and its values at run time.
+const features: Record<string, { file: string; values: object }> = {
+  'pagetree/auth': { file: 'core/auth/index.ts', values: auth },
+  'pagetree/compress': { file: 'core/compress/index.ts', values: compress },
+  'pagetree/forms': { file: 'core/forms/index.ts', values: forms },
+  'pagetree/htmx': { file: 'core/htmx/index.ts', values: htmx },
+  'pagetree/live': { file: 'core/live/index.ts', values: live },
+  'pagetree/observe': { file: 'core/observe/index.ts', values: observe },
+  'pagetree/static': { file: 'core/static/index.ts', values: staticEntry },
+  'pagetree/testing': { file: 'core/testing.ts', values: testing },
+  'pagetree/tree': { file: 'core/tree/index.ts', values: tree },
+};
+
+// The root entry's names in 0.1, before the features moved out: each still imports from it.
+const pinnedRoot01 = {
+  values: [
     'ConflictError',
     'CrossOriginProtection',
     'EventHub',
@@ -73,42 +95,8 @@ test('the public names of pagetree', () => {
     'takeFlash',
     'urlFor',
     'verifyPassword',
-  ]);
-});
-
-test('the public names of pagetree/node', () => {
-  expect(Object.keys(node).sort()).toEqual(['onShutdown', 'serve', 'shutdown', 'toNodeListener']);
-});
-
-test('the public names of pagetree/adapter', () => {
-  expect(Object.keys(adapter).sort()).toEqual(['answerOf', 'clientAddress', 'handOver', 'requestFacts']);
-});
-
-test('the public names of pagetree/postgres and pagetree/redis', () => {
-  expect(Object.keys(postgres).sort()).toEqual(['PostgresBroker', 'PostgresSessionStore', 'PostgresThrottleStore']);
-  expect(Object.keys(redis).sort()).toEqual(['RedisBroker', 'RedisSessionStore', 'RedisThrottleStore']);
-});
-
-// The names exported only as types (interfaces and type aliases), read by the compiler from the entry's
-// declarations: a renamed or accidental type shows up here too.
-test('the public type names of pagetree', () => {
-  const entry = resolve(__dirname, '../core/index.ts');
-  const program = ts.createProgram([entry], {
-    allowImportingTsExtensions: true,
-    noEmit: true,
-    jsx: ts.JsxEmit.ReactJSX,
-    jsxImportSource: '@kitajs/html',
-    module: ts.ModuleKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    types: [],
-  });
-  const checker = program.getTypeChecker();
-  const types = checker
-    .getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(entry)!)!)
-    .map((s) => s.getName())
-    .filter((name) => !(name in pagetree))
-    .sort();
-  expect(types).toEqual([
+  ],
+  types: [
     'AccessLogEntry',
     'Broker',
     'BrokerMessage',
@@ -174,5 +162,243 @@ test('the public type names of pagetree', () => {
     'UrlParams',
     'UrlParamsArg',
     'ValidForm',
+  ],
+};
+
+const program = ts.createProgram(
+  ['core/index.ts', ...Object.values(features).map((f) => f.file)].map((f) => resolve(__dirname, '..', f)),
+  {
+    allowImportingTsExtensions: true,
+    noEmit: true,
+    jsx: ts.JsxEmit.ReactJSX,
+    jsxImportSource: '@kitajs/html',
+    module: ts.ModuleKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+  },
+);
+const checker = program.getTypeChecker();
+
+/**
+ * An entry's exported names as the compiler reads them, each with the text of its `@deprecated` tag ('' when it has
+ * none; a class or a function moved out keeps a value and a type of the same name, both tagged).
+ * @example exportsOf('core/index.ts').get('hxTrigger') // → { deprecated: "Import from 'pagetree/htmx'." }
+ */
+function exportsOf(file: string): Map<string, { deprecated: string | undefined }> {
+  const source = program.getSourceFile(resolve(__dirname, '..', file))!;
+  return new Map(
+    checker.getExportsOfModule(checker.getSymbolAtLocation(source)!).map((s) => {
+      const tag = s.getJsDocTags(checker).find((t) => t.name === 'deprecated');
+      return [s.getName(), { deprecated: tag && ts.displayPartsToString(tag.text) }];
+    }),
+  );
+}
+
+const root = exportsOf('core/index.ts');
+const current = [...root].filter(([, e]) => e.deprecated === undefined).map(([name]) => name);
+const moved = [...root].filter(([, e]) => e.deprecated !== undefined);
+
+// What every app uses, and nothing else: an accidental export shows up here in review (values, then types).
+test('the public names of pagetree: what every app uses, at most 45', () => {
+  expect(current.filter((name) => name in pagetree).sort()).toEqual([
+    'ConflictError',
+    'HttpError',
+    'MountError',
+    'PatternError',
+    'ServeMux',
+    'Suspense',
+    'UrlForError',
+    'cspNonce',
+    'currentPage',
+    'currentRequest',
+    'defaultErrorHandler',
+    'id',
+    'idTarget',
+    'mount',
+    'redirect',
+    'renderComponent',
+    'route',
+    'setHeader',
+    'setStatus',
+    'staticUrl',
+    'urlFor',
   ]);
+  expect(current.filter((name) => !(name in pagetree)).sort()).toEqual([
+    'Children',
+    'ComponentRef',
+    'ErrorHandler',
+    'ErrorPage',
+    'Handler',
+    'HandlerFunc',
+    'HandlerMatch',
+    'HandlerObject',
+    'Middleware',
+    'MountOptions',
+    'MountedOn',
+    'PageClass',
+    'PageNode',
+    'PageRef',
+    'PageRequest',
+    'Register',
+    'RenderComponent',
+    'RenderTarget',
+    'Route',
+    'RouteInfo',
+    'SuspenseProps',
+    'Tree',
+    'UrlParamsArg',
+  ]);
+  expect(current.length).toBeLessThanOrEqual(45);
+});
+
+// Each feature's names, values and types together.
+test.each([
+  [
+    'pagetree/auth',
+    [
+      'CookieOptions',
+      'CrossOriginOptions',
+      'CrossOriginProtection',
+      'LoginThrottle',
+      'MemorySessionStore',
+      'MemoryThrottleStore',
+      'RequireLoginOptions',
+      'Session',
+      'SessionData',
+      'SessionOptions',
+      'SessionStore',
+      'ThrottleCount',
+      'ThrottleOptions',
+      'ThrottleStore',
+      'clientAddress',
+      'crossOriginProtection',
+      'deleteCookie',
+      'flash',
+      'getCookie',
+      'getCookies',
+      'getSignedCookie',
+      'hashPassword',
+      'requireLogin',
+      'safeNext',
+      'session',
+      'setCookie',
+      'setSignedCookie',
+      'takeFlash',
+      'verifyPassword',
+    ],
+  ],
+  ['pagetree/compress', ['CompressOptions']],
+  [
+    'pagetree/forms',
+    [
+      'FieldName',
+      'FormResult',
+      'FormState',
+      'InvalidForm',
+      'MethodField',
+      'MethodOverrideOptions',
+      'ParseFormOptions',
+      'ValidForm',
+      'addFormError',
+      'formState',
+      'methodOverride',
+      'parseForm',
+    ],
+  ],
+  [
+    'pagetree/htmx',
+    [
+      'HtmxConfig',
+      'HtmxDetails',
+      'HxLocation',
+      'Swap',
+      'SwapStyle',
+      'TriggerTime',
+      'alsoRender',
+      'htmxDetails',
+      'hxLocation',
+      'hxPushUrl',
+      'hxRedirect',
+      'hxRefresh',
+      'hxReplaceUrl',
+      'hxReselect',
+      'hxReswap',
+      'hxRetarget',
+      'hxTrigger',
+      'stopPolling',
+    ],
+  ],
+  [
+    'pagetree/live',
+    [
+      'Broker',
+      'BrokerMessage',
+      'EventHub',
+      'EventStream',
+      'EventStreamOptions',
+      'HubFeed',
+      'MemoryBroker',
+      'Subscriptions',
+      'eventStream',
+      'liveReload',
+    ],
+  ],
+  ['pagetree/observe', ['AccessLogEntry', 'Logger', 'PropsTrace', 'RenderTrace', 'RequestTrace']],
+  [
+    'pagetree/static',
+    ['EmbeddedFile', 'EmbeddedFiles', 'SendFileOptions', 'StaticFiles', 'StaticOptions', 'sendFile', 'staticFiles'],
+  ],
+  ['pagetree/testing', ['HtmxRequestOptions', 'htmxRequest']],
+  ['pagetree/tree', ['ComponentInfo', 'NodeKind', 'ParamNames', 'UrlParams']],
+])('the public names of %s', (subpath, names) => {
+  const entry = exportsOf(features[subpath]!.file);
+  expect([...entry.keys()].sort()).toEqual(names);
+  expect([...entry].filter(([, e]) => e.deprecated !== undefined)).toEqual([]);
+});
+
+// One minor version of grace (issue 42.3): every name the root exported in 0.1 still imports from it, deprecated with
+// the path it moved to, and is that entry's very value (instanceof and identity hold across both imports).
+test('every name moved out of the root still imports from it, deprecated, naming its new entry', () => {
+  const was = [...pinnedRoot01.values, ...pinnedRoot01.types].sort();
+  expect([...root.keys()].sort()).toEqual(was);
+  for (const [name, { deprecated }] of moved) {
+    const subpath = /^Import from '(pagetree\/[a-z]+)'\.$/.exec(deprecated!)?.[1];
+    expect([name, subpath && exportsOf(features[subpath]!.file).has(name)]).toEqual([name, true]);
+    if (name in pagetree)
+      expect([name, (pagetree as Record<string, unknown>)[name]]).toEqual([
+        name,
+        (features[subpath!]!.values as Record<string, unknown>)[name],
+      ]);
+  }
+  expect(Object.keys(pagetree).sort()).toEqual(pinnedRoot01.values);
+});
+
+test('the public names of pagetree/node', () => {
+  expect(Object.keys(node).sort()).toEqual(['onShutdown', 'serve', 'shutdown', 'toNodeListener']);
+});
+
+test('the public names of pagetree/adapter', () => {
+  expect(Object.keys(adapter).sort()).toEqual([
+    'answerOf',
+    'bodyTooLarge',
+    'clientAddress',
+    'consoleLogger',
+    'guardLogger',
+    'handOver',
+    'handlerFailed',
+    'lazyInherit',
+    'parseTarget',
+    'readBody',
+    'readFormBody',
+    'readJson',
+    'requestFacts',
+    'serveHandler',
+    'takeEvents',
+    'textError',
+  ]);
+});
+
+test('the public names of pagetree/postgres and pagetree/redis', () => {
+  expect(Object.keys(postgres).sort()).toEqual(['PostgresBroker', 'PostgresSessionStore', 'PostgresThrottleStore']);
+  expect(Object.keys(redis).sort()).toEqual(['RedisBroker', 'RedisSessionStore', 'RedisThrottleStore']);
 });

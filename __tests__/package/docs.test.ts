@@ -6,7 +6,8 @@
 //   ```tsx                        a whole module, which imports what it uses (src/block-<line>.tsx)
 //   ```tsx title="src/app.tsx"    that file of the doc's project; blocks with the same title are joined in order
 //   ```tsx fragment="Layout store"
-//                                 a piece of code rather than a module: it gets every export of 'pagetree' it does
+//                                 a piece of code rather than a module: it gets every export of 'pagetree' (and of its
+//                                 feature entries: pagetree/htmx, pagetree/auth, …) it does
 //                                 not import itself, the names listed are the reader's own (declared `any`), and a
 //                                 block that starts with a method is put in a class whose other members are `any`
 //                                 (this.deps, this.taskList)
@@ -104,32 +105,62 @@ interface Source {
   origin: number[];
 }
 
-/** The names 'pagetree' exports (values and types), from the installed declarations. */
-function pagetreeExports(project: string): string[] {
-  const dts = readFileSync(join(project, 'node_modules/pagetree/dist/core/index.d.ts'), 'utf8');
-  const lists = [...dts.matchAll(/export (?:type )?\{([^}]*)\}/g)].map((m) => m[1]!);
-  return lists
-    .flatMap((list) =>
-      list.split(',').map((n) =>
-        n
-          .trim()
-          .split(/\s+as\s+/)
-          .pop()!,
-      ),
-    )
-    .filter(Boolean);
+// The entries a fragment's names come from: the root and its features (issue 42.3).
+const entries = [
+  'pagetree',
+  'pagetree/auth',
+  'pagetree/compress',
+  'pagetree/forms',
+  'pagetree/htmx',
+  'pagetree/live',
+  'pagetree/observe',
+  'pagetree/static',
+  'pagetree/testing',
+  'pagetree/tree',
+];
+
+/**
+ * The names the entries export (values and types), each with its entry, from the installed declarations: the names
+ * moved out of the root (declared one by one there, deprecated) are taken from their new entry only.
+ */
+function pagetreeExports(project: string): Export[] {
+  const installed = join(project, 'node_modules/pagetree');
+  const exportsMap = JSON.parse(readFileSync(join(installed, 'package.json'), 'utf8')).exports;
+  return entries.flatMap((from) => {
+    const dts = readFileSync(join(installed, exportsMap[from.replace(/^pagetree/, '.')].types), 'utf8');
+    const lists = [...dts.matchAll(/export (?:type )?\{([^}]*)\}/g)].map((m) => m[1]!);
+    return lists
+      .flatMap((list) =>
+        list.split(',').map((n) =>
+          n
+            .trim()
+            .split(/\s+as\s+/)
+            .pop()!,
+        ),
+      )
+      .filter(Boolean)
+      .map((name) => ({ name, from }));
+  });
+}
+
+interface Export {
+  name: string;
+  from: string;
 }
 
 /** A fragment as a module: pagetree's exports it does not name itself, the reader's names, and a class if needed. */
-function wrapFragment(block: Block, readersNames: string[], exports: string[]): [string[], string[]] {
+function wrapFragment(block: Block, readersNames: string[], exports: Export[]): [string[], string[]] {
   const code = block.lines.join('\n');
   const own = new Set(
     [...code.matchAll(/\b(?:import\s*(?:type\s*)?\{([^}]*)\}|(?:class|function|const|let|interface|type)\s+(\w+))/g)]
       .flatMap((m) => (m[1] ?? m[2]!).split(','))
       .map((n) => n.trim().replace(/^type\s+/, '')),
   );
-  const imports = exports.filter((e) => !own.has(e) && !readersNames.includes(e));
-  const before = [`import { ${imports.join(', ')} } from 'pagetree';`];
+  const imports = exports.filter((e) => !own.has(e.name) && !readersNames.includes(e.name));
+  const before = [...new Set(imports.map((e) => e.from))].map((from) => {
+    const names = imports.filter((e) => e.from === from).map((e) => e.name);
+    return `import { ${names.join(', ')} } from '${from}';`;
+  });
   for (const name of readersNames) before.push(`declare const ${name}: any;`, `type ${name} = any;`);
   const firstCode = block.lines.find((l) => l.trim() !== '' && !l.trim().startsWith('//')) ?? '';
   // A method: `name(…) {` or `async name(…): T {`, not a call (`f(a, {`, `f(a);`) nor `if (…) {`.
@@ -140,7 +171,7 @@ function wrapFragment(block: Block, readersNames: string[], exports: string[]): 
 }
 
 /** The doc's blocks as the files of its project, relative to the project's folder. */
-function sources(markdown: string, exports: string[]): Source[] {
+function sources(markdown: string, exports: Export[]): Source[] {
   const files = new Map<string, Source>();
   for (const block of blocks(markdown).filter((b) => b.lang === 'ts' || b.lang === 'tsx')) {
     const title = /\btitle="([^"]+)"/.exec(block.info)?.[1];
