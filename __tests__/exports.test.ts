@@ -301,8 +301,11 @@ test.each([
       'ValidForm',
       'addFormError',
       'formState',
+      'getOr404',
       'methodOverride',
       'parseForm',
+      'parsePath',
+      'parseQuery',
     ],
   ],
   [

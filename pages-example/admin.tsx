@@ -2,19 +2,12 @@
 // (server-sent events), a user page with a refreshable activity partial, a
 // middleware and an error page for the whole group.
 
-import {
-  EventHub,
-  HttpError,
-  htmxDetails,
-  id,
-  idTarget,
-  urlFor,
-  type Broker,
-  type Middleware,
-  type PageRequest,
-  requireLogin,
-  route,
-} from 'pagetree';
+import { HttpError, id, idTarget, urlFor, type Middleware, type PageRequest, route } from 'pagetree';
+import { requireLogin } from 'pagetree/auth';
+import { getOr404, parsePath } from 'pagetree/forms';
+import { htmxDetails } from 'pagetree/htmx';
+import { EventHub, type Broker } from 'pagetree/live';
+import { z } from 'zod';
 import { Layout } from './layout.tsx';
 import { LoginPage, LogoutPage, type LoginDeps } from './login.tsx';
 import type { Activity, TaskCounts, User } from './store.ts';
@@ -153,6 +146,9 @@ export class DashboardEvents {
   }
 }
 
+/** A user's path: the id, a positive whole number; any other value names no user (a 404). */
+const UserPath = z.object({ userId: z.coerce.number().int().positive() });
+
 export class UserPage {
   readonly #deps: Deps;
 
@@ -161,8 +157,8 @@ export class UserPage {
   }
 
   async props(req: PageRequest) {
-    const user = await this.#deps.store.user(Number(req.pathValue('userId')));
-    if (!user) throw new HttpError(404, 'No such user');
+    const { userId } = parsePath(req, UserPath, 'No such user');
+    const user = await getOr404(this.#deps.store.user(userId), 'No such user');
     return { user, activity: await this.#deps.store.activity(user.id) };
   }
 

@@ -14,22 +14,10 @@
 
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import {
-  MemoryBroker,
-  MemorySessionStore,
-  ServeMux,
-  crossOriginProtection,
-  liveReload,
-  mount,
-  route,
-  staticFiles,
-  type Broker,
-  type Route,
-  type SessionStore,
-  type StaticFiles,
-  type ThrottleStore,
-  type Tree,
-} from 'pagetree';
+import { ServeMux, mount, route, type Route, type Tree } from 'pagetree';
+import { MemorySessionStore, crossOriginProtection, type SessionStore, type ThrottleStore } from 'pagetree/auth';
+import { MemoryBroker, liveReload, type Broker } from 'pagetree/live';
+import { staticFiles, type StaticFiles } from 'pagetree/static';
 import { Admin, DashboardEvents, UserPage, tasksTopic, type AdminDeps } from './admin.tsx';
 import { LoginPage, LogoutPage, type AdminAccount } from './login.tsx';
 import { NotFoundPage } from './not-found.tsx';

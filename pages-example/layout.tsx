@@ -1,7 +1,8 @@
 // The page layout: head, navigation built from urlFor, the active item from currentPage().
 
 import type { Children } from '@kitajs/html';
-import { HtmxConfig, currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
+import { currentPage, staticUrl, urlFor, type PageNode } from 'pagetree';
+import { HtmxConfig } from 'pagetree/htmx';
 import { Admin } from './admin.tsx';
 import { TasksPage } from './tasks.tsx';
 

@@ -7,21 +7,17 @@
 //   50 per account, from every address        the backstop: ten addresses or more to lock the admin out everywhere
 //   50 per client address, all accounts       one address guessing many accounts
 
+import { redirect, setHeader, setStatus, urlFor, type PageRequest } from 'pagetree';
 import {
   clientAddress,
   hashPassword,
   LoginThrottle,
-  parseForm,
-  redirect,
   safeNext,
   session,
-  setHeader,
-  setStatus,
-  urlFor,
   verifyPassword,
-  type PageRequest,
   type ThrottleStore,
-} from 'pagetree';
+} from 'pagetree/auth';
+import { parseForm } from 'pagetree/forms';
 import { z } from 'zod';
 import { Layout } from './layout.tsx';
 import { TasksPage } from './tasks.tsx';

@@ -1,6 +1,7 @@
 // The app's own 404 page: the layout for a full load, a fragment when htmx swaps the answer into an element.
 
-import { htmxDetails, renderComponent, urlFor } from 'pagetree';
+import { renderComponent, urlFor } from 'pagetree';
+import { htmxDetails } from 'pagetree/htmx';
 import { Layout } from './layout.tsx';
 import { TasksPage } from './tasks.tsx';
 

@@ -3,25 +3,19 @@
 // invalid submission answers 422 with the form again, errors beside the field; htmx gets only the form.
 
 import {
-  alsoRender,
-  flash,
-  formState,
-  htmxDetails,
   HttpError,
-  hxTrigger,
   id,
   idTarget,
-  parseForm,
   redirect,
   renderComponent,
   setStatus,
-  takeFlash,
   urlFor,
-  type FieldName,
-  type FormState,
   type PageRequest,
   type RenderTarget,
 } from 'pagetree';
+import { flash, takeFlash } from 'pagetree/auth';
+import { formState, getOr404, parseForm, parsePath, type FieldName, type FormState } from 'pagetree/forms';
+import { alsoRender, htmxDetails, hxTrigger } from 'pagetree/htmx';
 import { z } from 'zod';
 import { Layout } from './layout.tsx';
 import type { Store, Task } from './store.ts';
@@ -42,6 +36,10 @@ export const TaskInput = z.object({
 });
 
 type TaskForm = FormState<FieldName<typeof TaskInput>>;
+
+/** A task's path: its id, a positive whole number; any other value names no task (a 404). */
+const TaskPath = z.object({ taskId: z.coerce.number().int().positive() });
+const noTask = 'No such task';
 
 interface ListProps {
   q: string;
@@ -213,12 +211,6 @@ async function answer(store: Store) {
   return renderComponent(<TaskList tasks={tasks} />);
 }
 
-function taskId(req: PageRequest): number {
-  const n = Number(req.pathValue('taskId'));
-  if (!Number.isSafeInteger(n) || n <= 0) throw new HttpError(404, 'No such task');
-  return n;
-}
-
 interface EditProps {
   task: Task;
   form: TaskForm;
@@ -247,13 +239,14 @@ export class TaskPage {
     }
     req.signal.throwIfAborted();
     // Deleted meanwhile (another tab): a 404, as if it had been gone before the form was read.
-    if (!(await this.#deps.store.renameTask(task.id, form.data.title))) throw new HttpError(404, 'No such task');
+    if (!(await this.#deps.store.renameTask(task.id, form.data.title))) throw new HttpError(404, noTask);
     await flash('Task updated');
     return redirect(urlFor(TasksPage));
   }
 
   async delete(req: PageRequest) {
-    if (!(await this.#deps.store.deleteTask(taskId(req)))) throw new HttpError(404, 'No such task');
+    const { taskId } = parsePath(req, TaskPath, noTask);
+    if (!(await this.#deps.store.deleteTask(taskId))) throw new HttpError(404, noTask);
     return answer(this.#deps.store);
   }
 
@@ -279,9 +272,7 @@ export class TaskPage {
   }
 
   async #task(req: PageRequest): Promise<Task> {
-    const task = await this.#deps.store.task(taskId(req));
-    if (!task) throw new HttpError(404, 'No such task');
-    return task;
+    return getOr404(this.#deps.store.task(parsePath(req, TaskPath, noTask).taskId), noTask);
   }
 }
 
@@ -294,7 +285,8 @@ export class ToggleTask {
   }
 
   async props(req: PageRequest) {
-    if (!(await this.#deps.store.toggleTask(taskId(req)))) throw new HttpError(404, 'No such task');
+    const { taskId } = parsePath(req, TaskPath, noTask);
+    if (!(await this.#deps.store.toggleTask(taskId))) throw new HttpError(404, noTask);
     return answer(this.#deps.store);
   }
 }

@@ -1,5 +1,6 @@
 // Compile-time checks of parseForm's typed result: the schema's output once `ok` narrows it, field names from
-// its input for values and errors, with zod and valibot alike.
+// its input for values and errors, with zod and valibot alike. Then parsePath, getOr404 and parseQuery (issue 45.9):
+// their output directly, with no invalid case to handle.
 
 import * as v from 'valibot';
 import { z } from 'zod';
@@ -12,6 +13,8 @@ import {
   type FormState,
   type PageRequest,
 } from '../../core/index.ts';
+import { getOr404, parsePath } from '../../core/forms/path.ts';
+import { parseQuery } from '../../core/forms/query.ts';
 
 type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
 
@@ -83,4 +86,55 @@ export async function checks(req: PageRequest): Promise<void> {
   // @ts-expect-error no field "titel"
   addFormError(checked, 'titel', 'x');
   void invalid;
+}
+
+interface Book {
+  id: number;
+  title: string;
+}
+declare function findBook(id: number): Promise<Book | undefined>;
+declare function bookNow(id: number): Book | null;
+
+export async function pathChecks(req: PageRequest): Promise<void> {
+  // The path values as the schema's output: nothing to narrow.
+  const path = parsePath(req, z.object({ bookId: z.coerce.number().int(), slug: z.enum(['a', 'b']) }));
+  const typed: Equal<typeof path, { bookId: number; slug: 'a' | 'b' }> = true;
+  const viaValibot = parsePath(req, v.object({ bookId: v.pipe(v.string(), v.transform(Number)) }));
+  const typedV: Equal<typeof viaValibot, { bookId: number }> = true;
+  // The output may be any type: one id rather than an object of them.
+  const id = parsePath(
+    req,
+    z.object({ bookId: z.coerce.number() }).transform((p) => p.bookId),
+  );
+  const one: Equal<typeof id, number> = true;
+  // @ts-expect-error a path value is text: z.number() refuses every request, z.coerce.number() converts it
+  parsePath(req, z.object({ bookId: z.number() }));
+  // @ts-expect-error the schema takes an object of path values, not one string
+  parsePath(req, z.string());
+
+  // getOr404: the value without undefined and null; a promise of it for a promise.
+  const book = await getOr404(findBook(path.bookId), 'No such book');
+  const now = getOr404(bookNow(1));
+  const found: Equal<typeof book, Book> = true;
+  const sync: Equal<typeof now, Book> = true;
+  const pending: Equal<ReturnType<typeof getOr404<Book | undefined>>, Book> = true;
+  const zero: Equal<ReturnType<typeof getOr404<0 | undefined>>, 0> = true;
+  void [typed, typedV, id, one, found, sync, pending, zero, viaValibot, book, now];
+}
+
+export function queryChecks(req: PageRequest): void {
+  // A query schema whose every field has a fallback cannot fail: its output, not a result that may be invalid.
+  const Filter = z.object({
+    status: z.enum(['all', 'open', 'done']).catch('all'),
+    page: z.coerce.number().int().min(1).catch(1),
+    tags: z.array(z.string()).catch([]),
+  });
+  const filter = parseQuery(req, Filter);
+  const typed: Equal<typeof filter, { status: 'all' | 'open' | 'done'; page: number; tags: string[] }> = true;
+  const status: 'all' | 'open' | 'done' = filter.status; // no `ok`, no `?? 'all'` for a case no request reaches
+  // @ts-expect-error no `ok` to narrow: the output is the object itself
+  void filter.ok;
+  // @ts-expect-error a query value is text (or a list of it for a repeated name): z.boolean() never takes one
+  parseQuery(req, z.object({ done: z.boolean() }));
+  void [typed, status];
 }
