@@ -24,12 +24,11 @@ import { ConflictError, MountError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
 import { rememberTree, requestContext, type RequestContext } from '../request/context.ts';
-import { flashCookieSetting, secretsSetting } from '../auth/cookies.ts';
-import { sessionSetting, type SessionOptions } from '../auth/session.ts';
+import type { SessionOptions } from '../auth/session.ts';
 import { elementIds } from '../tree/ids.ts';
 import { PageNode, type Middleware, type VerbMethod } from '../tree/page-node.ts';
 import { parseTag, type PageClass } from '../tree/route.ts';
-import { Tree } from '../tree/tree.ts';
+import { flashCookieSetting, secretsSetting, sessionSetting, Tree } from '../tree/tree.ts';
 import { accessLogger, type AccessLogEntry, type Observe } from '../observe/tracing.ts';
 import type { Logger } from '../kernel/logger.ts';
 

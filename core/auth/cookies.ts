@@ -15,8 +15,7 @@
 
 import { parseCookie, parseSetCookie, stringifySetCookie } from 'cookie';
 import { answerContext, checkHeadOpen, context, draft, type RequestContext } from '../request/context.ts';
-import type { PageRequest } from '../kernel/request.ts';
-import { TreeSetting } from '../tree/tree.ts';
+import { flashCookieSetting, secretsSetting } from '../tree/tree.ts';
 import { base64url, fromBase64url } from '../kernel/base64url.ts';
 
 /** How the browser keeps a cookie and when it sends it back; the defaults are the safe choice. */
@@ -108,7 +107,7 @@ export async function getSignedCookie(name: string): Promise<string | undefined>
 export async function flash(message: string): Promise<void> {
   const ctx = answerContext('flash');
   await queueSigned(ctx, 'flash', flashNameOf(ctx), message, {});
-  pendingFlash.set(ctx, message);
+  (draft(ctx).flash ??= { pending: undefined, taken: undefined }).pending = message;
 }
 
 /**
@@ -120,16 +119,17 @@ export async function flash(message: string): Promise<void> {
 export async function takeFlash(): Promise<string | undefined> {
   const ctx = answerContext('takeFlash');
   const flashName = flashNameOf(ctx);
-  const pending = pendingFlash.get(ctx);
-  if (pending !== undefined) {
+  const state = ctx.answer?.flash;
+  const pending = state?.pending;
+  if (state !== undefined && pending !== undefined) {
     // Shown in this answer: its cookie is not set, and the next page shows nothing.
-    pendingFlash.delete(ctx);
-    takenFlash.set(ctx, pending);
+    state.pending = undefined;
+    state.taken = pending;
     unqueue(ctx, flashName);
     if (requestCookies(ctx)[flashName] !== undefined) queueCookie(ctx, 'takeFlash', flashName, '', expired({}));
     return pending;
   }
-  if (takenFlash.has(ctx)) return takenFlash.get(ctx);
+  if (state?.taken !== undefined) return state.taken;
   const message = await verified(ctx, 'takeFlash', flashName);
   const key = lineKey(flashName, '/', undefined);
   const queued = ctx.answer?.cookies?.some((line) => keyOf(line) === key);
@@ -138,32 +138,21 @@ export async function takeFlash(): Promise<string | undefined> {
   return message;
 }
 
-/** The secrets of a tree (`mount(..., { secret })`), newest first: the first signs and encrypts, each verifies. */
-export const secretsSetting = new TreeSetting<readonly string[]>('secret');
-
-/** The flash cookie's name of a tree that names its own (`mount(..., { flashCookie })`). */
-export const flashCookieSetting = new TreeSetting<string>('flashCookie');
-
 // The flash cookie's name: the mount's `flashCookie`, else pagetree-flash.
 function flashNameOf(ctx: RequestContext): string {
   return ctx.tree.setting(flashCookieSetting) ?? 'pagetree-flash';
 }
 
-// A flash() of this request not yet taken, and the message takeFlash() took from one.
-const pendingFlash = new WeakMap<RequestContext, string>();
-const takenFlash = new WeakMap<RequestContext, string>();
-
-// The Cookie header, parsed once per request.
-const parsed = new WeakMap<PageRequest, Record<string, string>>();
-
+/** The request's cookies, parsed once per request (kept in its answer draft). */
 export function requestCookies(ctx: RequestContext): Record<string, string> {
-  let cookies = parsed.get(ctx.req);
-  if (!cookies) {
+  const answer = draft(ctx);
+  const req = ctx.req;
+  if (answer.requestCookies?.req !== req) {
     // The parser's decode keeps a value that is not valid percent-encoding as it is: it never throws.
-    cookies = parseCookie(ctx.req.headers.get('cookie') ?? '') as Record<string, string>;
-    parsed.set(ctx.req, cookies);
+    const values = parseCookie(req.headers.get('cookie') ?? '') as Record<string, string>;
+    answer.requestCookies = { req, values };
   }
-  return cookies;
+  return answer.requestCookies.values;
 }
 
 function expired(options: CookieOptions): CookieOptions {

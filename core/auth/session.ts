@@ -16,8 +16,8 @@
 // With a `store`, the cookie carries only the id and times, and the data lives in the store: destroy() then ends the
 // session everywhere (a copy of the cookie names nothing), and data that must not travel stays on the server.
 
-import { checkHeadOpen, context, type RequestContext } from '../request/context.ts';
-import { TreeSetting } from '../tree/tree.ts';
+import { checkHeadOpen, context, draft, type RequestContext } from '../request/context.ts';
+import { sessionSetting } from '../tree/tree.ts';
 import { base64url, fromBase64url } from '../kernel/base64url.ts';
 import { deleteCookie, queueCookie, requestCookies, secretsOf, type CookieOptions } from './cookies.ts';
 import type { Register } from '../tree/url-types.ts';
@@ -83,9 +83,6 @@ interface Payload {
   data?: object;
 }
 
-/** The session options of a tree that gives them (`mount(..., { session })`), checked by mount. */
-export const sessionSetting = new TreeSetting<SessionOptions>('session');
-
 const defaults = { cookie: 'pagetree-session', idleTimeout: 7_200, absoluteTimeout: 604_800 };
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -95,21 +92,20 @@ const maxRefreshAfter = 60;
 // How far ahead of this instance's clock another instance's may be.
 const clockSkew = 60;
 
-const sessions = new WeakMap<RequestContext, Promise<Session>>();
-
 /**
  * The current request's session: read (and decrypted) once per request, typed by `Register`'s `session`.
  * @example const { userId } = (await session()).data;
  */
 export function session(): Promise<Session> {
   const ctx = context('session');
-  let s = sessions.get(ctx);
-  if (!s) sessions.set(ctx, (s = open(ctx)));
-  return s;
+  const answer = draft(ctx);
+  // Kept in the request's answer draft, which request/context.ts types without naming Session.
+  return (answer.session ??= open(ctx)) as Promise<Session>;
 }
 
 async function open(ctx: RequestContext): Promise<Session> {
-  const options = { ...defaults, ...ctx.tree.setting(sessionSetting) };
+  // The tree keeps them as the object mount checked (tree.ts cannot name this file's type).
+  const options = { ...defaults, ...(ctx.tree.setting(sessionSetting) as SessionOptions | undefined) };
   const { store } = options;
   const secrets = secretsOf(ctx, 'session');
   const now = Math.floor(Date.now() / 1000);

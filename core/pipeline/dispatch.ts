@@ -17,23 +17,28 @@
 // body is rendered whole before anything is sent (a streamed page: its shell):
 // an error mid-render sends the error handler's answer, never half a page.
 
-import { answerInContext, requestContext, type RequestContext } from '../request/context.ts';
+import {
+  answerInContext,
+  requestContext,
+  type RequestContext,
+  type StreamPlan,
+  type StreamState,
+} from '../request/context.ts';
 import { notHtmx, readHtmx } from '../request/htmx-details.ts';
 import { answerHeaders, dropRegions, withRegions } from '../htmx/response.ts';
 import { HttpError, MountError } from '../errors.ts';
-import { callHandler, isThenable, type HandlerFunc, type HandlerObject, type PageRequest } from '../kernel/request.ts';
+import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../kernel/request.ts';
 import type { ComponentInfo, PageNode, VerbMethod } from '../tree/page-node.ts';
 import type { Logger } from '../kernel/logger.ts';
 import { selectedComponent, selectTarget, type RenderTarget } from '../request/render-target.ts';
 import { abortable, guardBody } from '../forms/request-body.ts';
 import { ownFacts } from '../kernel/adapter.ts';
 import { liteResponse } from '../kernel/answer.ts';
-import { PageStream } from './streaming.ts';
-import { compressAsItStreams } from '../compress/compress.ts';
 import { traceProps, traceRender, traceRequest, tracing } from '../observe/tracing.ts';
 import { boundaryError, handleError } from './error-answer.ts';
 import type { RouteHandlerOptions } from './handler-options.ts';
 import { htmlHeaders, htmxStreamHeaders, withContext, withVary } from './page-answer.ts';
+import { andThen, orElse } from './then.ts';
 
 const kElement = Symbol('pagetree.renderComponent');
 
@@ -90,34 +95,23 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       : (req) => {
           const ctx = requestContext.getStore()!;
           ctx.req = req; // a middleware may have replaced it
-          return renderPage(route, ctx);
+          return pageStep(route, ctx);
         };
   for (let i = middlewares.length - 1; i >= 0; i--) {
     const h = middlewares[i]!(inner, node);
     inner = typeof h === 'function' ? h : (req) => h.serveHTTP(req);
   }
   const handler = inner;
-  // A page without middlewares is rendered with the context in hand (no AsyncLocalStorage lookup).
-  const direct = middlewares.length === 0 && node.kind !== 'handler';
   // What a request htmx did not send asks for: the same for every such request, so made once (an object less
   // per full-page load).
   const fullPage = Object.freeze(selectTarget(node, notHtmx));
-  const guarded = (ctx: RequestContext): Response | Promise<Response> => {
-    try {
-      const res = direct ? renderPage(route, ctx) : handler(ctx.req);
-      return res instanceof Promise ? res.catch((err: unknown) => handleError(err, ctx, options)) : res;
-    } catch (err) {
-      return handleError(err, ctx, options);
-    }
-  };
-  const bounded =
-    timeout > 0
-      ? (ctx: RequestContext): Response | Promise<Response> => {
-          const abort = abortable(ctx.req); // before the page can read req.signal
-          const res = guarded(ctx);
-          return res instanceof Promise ? withTimeout(res, ctx, abort, options) : res;
-        }
-      : guarded;
+  // A page without middlewares is its own step, with the context in hand (no AsyncLocalStorage lookup); the
+  // middlewares' chain gets the same boundary around it, for a middleware's own failure.
+  const step =
+    middlewares.length === 0 && node.kind !== 'handler'
+      ? (ctx: RequestContext) => pageStep(route, ctx)
+      : (ctx: RequestContext) => answered(callChain, handler, ctx, options);
+  const bounded = timeout > 0 ? (ctx: RequestContext) => withTimeout(step, ctx, options) : step;
   return (req) => {
     // The node adapter's requests answer bad bodies with 4xx themselves (kernel/adapter.ts); others learn it here.
     if (ownFacts(req)?.guardsBody !== true) guardBody(req);
@@ -132,6 +126,7 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       answer: undefined,
       timedOut: false,
       trace: undefined,
+      streamPlan: undefined,
       stream: undefined,
       nonce: undefined,
     };
@@ -146,11 +141,13 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
 // before writing does not write after the client was told it failed. Only a
 // safe method's 503 says Retry-After: a retried POST could do its work twice.
 function withTimeout(
-  res: Promise<Response>,
+  step: (ctx: RequestContext) => Response | Promise<Response>,
   ctx: RequestContext,
-  abort: (reason: unknown) => void,
   options: RouteHandlerOptions,
-): Promise<Response> {
+): Response | Promise<Response> {
+  const abort = abortable(ctx.req); // before the page can read req.signal
+  const res = step(ctx);
+  if (!(res instanceof Promise)) return res; // answered at once: no timer
   const { node, timeout } = options;
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -181,7 +178,7 @@ function withTimeout(
   });
 }
 
-// What renderPage needs of a route, gathered once by routeHandler.
+// What the page step needs of a route, gathered once by routeHandler.
 interface PageRoute {
   readonly node: PageNode;
   readonly page: PageObject;
@@ -194,33 +191,50 @@ interface PageRoute {
   readonly options: RouteHandlerOptions;
 }
 
-// Synchronous while the page is: a props() and a page() that return plain
-// values (kitajs renders to a string unless a component is async) answer
-// without a single promise. On Node 20 every promise also runs the async hooks
-// that AsyncLocalStorage enables, so this was ~10% of a page's CPU (bench/e2e).
-function renderPage(route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
-  const { page, options } = route;
-  const req = ctx.req;
+// The page layer's boundary: what `run(arg)` answers, or its failure (thrown, or rejected) through handleError. The
+// page step has it around props, the verb method, the render and the regions; the middlewares' chain around itself.
+function answered<A>(
+  run: (arg: A, ctx: RequestContext) => Response | Promise<Response>,
+  arg: A,
+  ctx: RequestContext,
+  options: RouteHandlerOptions,
+): Response | Promise<Response> {
   try {
-    const answer = page[route.answer] as PageObject['props'];
-    const trace = ctx.trace;
-    const props = !answer
-      ? undefined
-      : trace === undefined
-        ? answer.call(page, req, ctx.target)
-        : traceProps(trace, route.answer, () => answer.call(page, req, ctx.target));
-    const res = isThenable(props)
-      ? Promise.resolve(props).then((p) => finishPage(route, p, ctx))
-      : finishPage(route, props, ctx);
-    // Caught here, not only outside: the error's answer then passes back out through the middlewares.
-    return res instanceof Promise ? res.catch((err: unknown) => handleError(err, ctx, options)) : res;
+    const res = run(arg, ctx);
+    return orElse(res, handleError, ctx, options);
   } catch (err) {
     return handleError(err, ctx, options);
   }
 }
 
+// The middlewares' chain (ending in the page step or a serveHTTP page), called with the request as it stands.
+function callChain(handler: HandlerFunc, ctx: RequestContext): Response | Promise<Response> {
+  return handler(ctx.req);
+}
+
+// The page step: props (or the verb method) → render the selected component with them → the regions → the answer;
+// any failure on the way answered by the error page, inside the step (so that it passes back out through the
+// middlewares). Synchronous while the page is: a props() and a page() that return plain values (kitajs renders to a
+// string unless a component is async) answer without a single promise. On Node 20 every promise also runs the async
+// hooks that AsyncLocalStorage enables, so this was ~10% of a page's CPU (bench/e2e).
+function pageStep(route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
+  return answered(propsThenRender, route, ctx, route.options);
+}
+
+function propsThenRender(route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
+  const { page } = route;
+  const method = page[route.answer] as PageObject['props'];
+  const trace = ctx.trace;
+  const props = !method
+    ? undefined
+    : trace === undefined
+      ? method.call(page, ctx.req, ctx.target)
+      : traceProps(trace, route.answer, () => method.call(page, ctx.req, ctx.target));
+  return andThen(props, answerProps, route, ctx);
+}
+
 // Sends what props answered, or renders with the props.
-function finishPage(route: PageRoute, props: unknown, ctx: RequestContext): Response | Promise<Response> {
+function answerProps(props: unknown, route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
   if (props instanceof Response) {
     dropRegions(ctx, route.options.logger); // a redirect, a 204: no region goes along
     return withVary(withContext(props, ctx, 'props()'));
@@ -239,7 +253,6 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
   let html: unknown;
   // A fragment (a partial, or what props asked for) may carry other regions along; the full page has them all.
   let fragment = true;
-  let stream: PageStream | undefined;
   if (isRenderComponent(props)) {
     html = props[kElement];
   } else {
@@ -251,27 +264,47 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
       );
     }
     if (selected === route.pageComponent) fragment = false;
-    if (route.stream) ctx.stream = stream = pageStream(route, ctx, fragment);
+    if (route.stream) ctx.streamPlan = streamPlan(route, ctx, fragment);
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
-  const regions = fragment && ctx.htmx.isHtmx;
-  const head = route.stream && ctx.htmx.isHtmx ? htmxStreamHeaders : htmlHeaders;
-  const logger = route.options.logger;
-  return isThenable(html)
-    ? Promise.resolve(html).then((h) => htmlResponse(node, h, ctx, stream, regions, head, logger))
-    : htmlResponse(node, html, ctx, stream, regions, head, logger);
+  return andThen(html, fragment && ctx.htmx.isHtmx ? withTheRegions : htmlResponse, route, ctx);
 }
 
-// The stream of a streaming page's answer: a full page for a browser's load, multipart parts for htmx with its
-// hx-multipart extension (Accept: multipart/mixed); undefined for the rest (rendered whole, every boundary waited
-// for in place).
-function pageStream(route: PageRoute, ctx: RequestContext, fragment: boolean): PageStream | undefined {
+// A fragment for htmx: what alsoRender asked for goes after it, by the time the render is done.
+function withTheRegions(html: unknown, route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
+  checkHtml(route.node, html);
+  if (ctx.answer?.regions === undefined) return htmlResponse(html, route, ctx);
+  if (ctx.trace !== undefined) ctx.trace.regions = ctx.answer.regions.length;
+  return andThen(withRegions(html, ctx), htmlResponse, route, ctx);
+}
+
+function checkHtml(node: PageNode, html: unknown): asserts html is string {
+  if (typeof html !== 'string') {
+    throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
+  }
+}
+
+// The rendered answer; what alsoRender asked for and did not go along is dropped (and logged when it fails).
+function htmlResponse(html: unknown, route: PageRoute, ctx: RequestContext): Response {
+  checkHtml(route.node, html);
+  dropRegions(ctx, route.options.logger);
+  const head = route.stream && ctx.htmx.isHtmx ? htmxStreamHeaders : htmlHeaders;
+  const headers = answerHeaders(ctx);
+  const stream = ctx.stream;
+  if (stream !== undefined && !stream.empty) return streamedResponse(stream, html, ctx, { ...head, ...headers });
+  return liteResponse(ctx.answer?.status ?? ctx.defaultStatus, html, headers ? { ...head, ...headers } : head);
+}
+
+// What a streaming page's answer streams as, should a <Suspense> wait (streaming.ts makes the stream then): a full
+// page for a browser's load, multipart parts for htmx with its hx-multipart extension (Accept: multipart/mixed);
+// undefined for the rest (rendered whole, every boundary waited for in place).
+function streamPlan(route: PageRoute, ctx: RequestContext, fragment: boolean): StreamPlan | undefined {
   const multipart = ctx.htmx.isHtmx;
   if (multipart && !/\bmultipart\/mixed\b/i.test(ctx.req.headers.get('accept') ?? '')) return undefined;
   if (!multipart && fragment) return undefined; // renderComponent from a plain request: one string
   const { node, options } = route;
-  return new PageStream(
-    {
+  return {
+    hooks: {
       failed: (err) => boundaryError(err, ctx, options),
       log: (message, err) =>
         options.logger.error(`pagetree: ${node.fieldPath} (${ctx.req.pattern || node.pattern}): ${message}`, err),
@@ -279,41 +312,13 @@ function pageStream(route: PageRoute, ctx: RequestContext, fragment: boolean): P
       nonce: () => ctx.nonce,
     },
     multipart,
-  );
-}
-
-// `regions`: append what alsoRender asked for, by the time the render is done (a fragment for htmx only); else the
-// regions are dropped.
-function htmlResponse(
-  node: PageNode,
-  html: unknown,
-  ctx: RequestContext,
-  stream: PageStream | undefined,
-  regions: boolean,
-  head: Readonly<Record<string, string>>,
-  logger: Logger,
-): Response | Promise<Response> {
-  if (typeof html !== 'string') {
-    throw new TypeError(`${node.fieldPath}: rendering returned ${typeof html}, not an HTML string`);
-  }
-  let body: string = html;
-  if (regions && ctx.answer?.regions !== undefined) {
-    if (ctx.trace !== undefined) ctx.trace.regions = ctx.answer.regions.length;
-    const joined = withRegions(html, ctx);
-    if (joined instanceof Promise) return joined.then((b) => htmlResponse(node, b, ctx, stream, false, head, logger));
-    body = joined;
-  } else {
-    dropRegions(ctx, logger);
-  }
-  const headers = answerHeaders(ctx);
-  if (stream !== undefined && !stream.empty) return streamedResponse(stream, body, ctx, { ...head, ...headers });
-  return liteResponse(ctx.answer?.status ?? ctx.defaultStatus, body, headers ? { ...head, ...headers } : head);
+  };
 }
 
 // A streamed answer: the head and the shell now, the boundaries as they come. A HEAD gets the same head at once; its
 // boundaries are dropped.
 function streamedResponse(
-  stream: PageStream,
+  stream: StreamState,
   shell: string,
   ctx: RequestContext,
   headers: Record<string, string | string[]>,
@@ -321,7 +326,7 @@ function streamedResponse(
   const status = ctx.answer?.status ?? ctx.defaultStatus;
   headers['content-type'] = stream.contentType;
   const body = ctx.req.method === 'HEAD' ? stream.head() : stream.body(shell);
-  return liteResponse(status, compressAsItStreams(body), headers);
+  return liteResponse(status, body, headers);
 }
 
 // A serveHTTP page's answer, with what it set through setHeader and the htmx helpers (a Response carries no region).
@@ -333,7 +338,10 @@ function serveHandler(
 ): Response | Promise<Response> {
   const res = callHandler(page, req);
   const ctx = requestContext.getStore()!;
-  const api = `${node.fieldPath}.serveHTTP()`;
-  const answer = (r: Response) => (dropRegions(ctx, logger), withContext(r, ctx, api));
-  return res instanceof Promise ? res.then(answer) : answer(res);
+  return andThen(res, handlerAnswer, ctx, { api: `${node.fieldPath}.serveHTTP()`, logger });
+}
+
+function handlerAnswer(res: Response, ctx: RequestContext, { api, logger }: { api: string; logger: Logger }): Response {
+  dropRegions(ctx, logger);
+  return withContext(res, ctx, api);
 }

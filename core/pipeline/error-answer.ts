@@ -11,9 +11,9 @@
 // A failure drops what the failed page recorded for its answer (headers, status, htmx triggers and regions) but not
 // its Set-Cookie lines: what they record has happened (a flash taken, a session started).
 
-import { draft, requestContext, type RequestContext } from '../request/context.ts';
+import { requestContext, type RequestContext } from '../request/context.ts';
 import { HttpError } from '../errors.ts';
-import { isThenable, type PageRequest } from '../kernel/request.ts';
+import type { PageRequest } from '../kernel/request.ts';
 import type { PageNode } from '../tree/page-node.ts';
 import type { RenderTarget } from '../request/render-target.ts';
 import { liteResponse, textError } from '../kernel/answer.ts';
@@ -21,6 +21,7 @@ import { traceError } from '../observe/tracing.ts';
 import { detailsRecord } from '../request/htmx-details.ts';
 import { dropRegions } from '../htmx/response.ts';
 import { htmlHeaders, mergeVary, withRecorded, withVary } from './page-answer.ts';
+import { andThen, orElse } from './then.ts';
 import type { ErrorPage, RouteHandlerOptions } from './handler-options.ts';
 
 /**
@@ -54,6 +55,7 @@ export function handleError(
   // A streamed page that failed before its first byte: its boundaries are dropped, and the error page renders whole.
   ctx.stream?.abandon();
   ctx.stream = undefined;
+  ctx.streamPlan = undefined;
   const { node, logger } = options;
   dropRegions(ctx, logger); // after what the page logs below, once a region fails too
   if (err instanceof Response) return withVary(withRecorded(err, ctx));
@@ -66,12 +68,22 @@ export function handleError(
     const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
     logger.warn(`pagetree: ${req.method} ${req.url}: ${err.status} ${err.message} (${cause})`);
   }
-  const cookies = ctx.answer?.cookies;
-  ctx.answer = undefined;
-  if (cookies !== undefined) draft(ctx).cookies = cookies;
-  const res = errorAnswer(err, ctx, options, 0);
-  const finish = (r: Response) => (dropRegions(ctx, logger), withVary(withRecorded(r, ctx))); // error() may record some
-  return res instanceof Promise ? res.then(finish) : finish(res);
+  // The error answer starts a new head: what the page set for its own is dropped, but not its cookies (a session
+  // written, a flash taken), nor what the request read (its cookies, its session) that the error page may read too.
+  const answer = ctx.answer;
+  if (answer !== undefined) {
+    answer.status = undefined;
+    answer.headers = undefined;
+    answer.triggers = undefined;
+    answer.regions = undefined;
+  }
+  return andThen(errorAnswer(err, ctx, options, 0), finishError, ctx, logger);
+}
+
+// The error answer with what the error page recorded (error() may record some), its regions dropped.
+function finishError(res: Response, ctx: RequestContext, logger: RouteHandlerOptions['logger']): Response {
+  dropRegions(ctx, logger);
+  return withVary(withRecorded(res, ctx));
 }
 
 /**
@@ -85,11 +97,11 @@ export function boundaryError(
   options: RouteHandlerOptions,
 ): string | Promise<string> {
   const fragment: RequestContext = { ...ctx, htmx: { ...detailsRecord(ctx.htmx), swapsIntoElement: true } };
-  const text = (out: Response) => out.text();
-  return requestContext.run(fragment, () => {
-    const res = errorAnswer(err, fragment, options, 0);
-    return res instanceof Promise ? res.then(text) : text(res);
-  });
+  return requestContext.run(fragment, () => andThen(errorAnswer(err, fragment, options, 0), bodyText, null, null));
+}
+
+function bodyText(res: Response): Promise<string> {
+  return res.text();
 }
 
 // What a step of the chain answers with; `skip`: the step does not apply (no error() at or above the node).
@@ -128,8 +140,7 @@ function errorAnswer(
   try {
     const out = step.answer(err, ctx, options);
     if (out === skip) return errorAnswer(err, ctx, options, i + 1);
-    if (!(out instanceof Promise)) return checked(out);
-    return out.then(checked).catch(failed);
+    return orElse(andThen(out, checked, null, null), failed, null, null);
   } catch (stepErr) {
     return failed(stepErr);
   }
@@ -145,7 +156,7 @@ function errorPageAnswer(section: PageNode, err: unknown, ctx: RequestContext): 
     return liteResponse(err instanceof HttpError ? err.status : 500, out, errorHeaders(err));
   };
   const out = (section.page as ErrorPage).error(err, ctx.req, ctx.target);
-  return isThenable(out) ? Promise.resolve(out).then(answer) : answer(out);
+  return andThen(out, answer, null, null);
 }
 
 // What handleError gives a page's failure after its timeout answered: dropped by withTimeout.

@@ -21,7 +21,9 @@
 
 import { contentsToString, contentToString, type Children } from '@kitajs/html';
 import { base64url } from '../kernel/base64url.ts';
-import { requestContext } from '../request/context.ts';
+import { compressAsItStreams } from '../compress/compress.ts';
+import { andThen } from './then.ts';
+import { requestContext, type StreamHooks, type StreamPlan, type StreamState } from '../request/context.ts';
 
 /** Props of `Suspense`. */
 export interface SuspenseProps {
@@ -48,8 +50,8 @@ export function Suspense(props: SuspenseProps): JSX.Element {
     observeAll(fallback);
     throw err;
   }
-  const stream = requestContext.getStore()?.stream;
-  if (typeof content === 'string' || stream === undefined) {
+  const ctx = requestContext.getStore();
+  if (typeof content === 'string' || ctx?.streamPlan === undefined) {
     observeAll(fallback); // not shown: a pending fallback would be dropped
     return content;
   }
@@ -60,30 +62,28 @@ export function Suspense(props: SuspenseProps): JSX.Element {
     content.catch(ignore); // the children's promise, which no boundary now holds
     throw err;
   }
+  const stream = (ctx.stream ??= pageStream(ctx.streamPlan));
   const id = stream.defer(content);
-  return typeof shown === 'string' ? stream.placeholder(id, shown) : shown.then((f) => stream.placeholder(id, f));
+  return andThen(shown, placeholder, stream, id);
 }
 
 // Every promise among children: given a handler, so that one dropped is no unhandled rejection. It still rejects for
 // whoever joins it.
+function placeholder(fallback: string, stream: StreamState, id: string): string {
+  return stream.placeholder(id, fallback);
+}
+
+// The page's stream, made by the first boundary that waits: a page whose boundaries all render at once has none.
+function pageStream(plan: StreamPlan): StreamState {
+  return new PageStream(plan.hooks, plan.multipart);
+}
+
 function observeAll(children: unknown): void {
   if (Array.isArray(children)) for (const c of children) observeAll(c);
   else if (children instanceof Promise) children.catch(ignore);
 }
 
 function ignore(): void {}
-
-/** How a page stream reports and renders a failed boundary; made by the pipeline (dispatch.ts). */
-export interface StreamHooks {
-  /** The HTML of a failed boundary: the section's error fragment. Called once per failure, after it is logged. */
-  failed(err: unknown): string | Promise<string>;
-  /** Reports a failure once (the mux's logger). */
-  log(message: string, err?: unknown): void;
-  /** Milliseconds the boundaries may take once the first byte is sent; 0 for no limit (the mount's `timeout`). */
-  timeout: number;
-  /** The request's CSP nonce for the inline script, if the page asked for one (`cspNonce()`). */
-  nonce(): string | undefined;
-}
 
 // One <Suspense> of a request.
 interface Boundary {
@@ -115,7 +115,7 @@ const placeCall = '__pt(document.currentScript)';
  * The boundaries of one streamed answer and the bytes they become: `defer` registers a boundary while the page
  * renders; `body(shell)` is the answer's body once the shell is rendered.
  */
-export class PageStream {
+export class PageStream implements StreamState {
   /** Whether the head (status, headers, cookies) went out: what is set after it is lost, so it is an error. */
   committed = false;
   /** The multipart boundary string, or null for an HTML document. */
@@ -196,15 +196,18 @@ export class PageStream {
       this.#tail = '--\r\n';
     }
     const { timeout } = this.#hooks;
-    return new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.#controller = controller;
-        if (timeout > 0) this.#timer = setTimeout(() => this.#expireOrBreak(timeout), timeout);
-        this.#send(first);
-      },
-      // The client left: what is still pending is dropped.
-      cancel: () => this.abandon(),
-    });
+    // Marked for the mount's compression, when on, to compress as it streams (each boundary flushed as it goes).
+    return compressAsItStreams(
+      new ReadableStream<Uint8Array>({
+        start: (controller) => {
+          this.#controller = controller;
+          if (timeout > 0) this.#timer = setTimeout(() => this.#expireOrBreak(timeout), timeout);
+          this.#send(first);
+        },
+        // The client left: what is still pending is dropped.
+        cancel: () => this.abandon(),
+      }),
+    );
   }
 
   /**
@@ -214,7 +217,7 @@ export class PageStream {
   head(): ReadableStream<Uint8Array> {
     this.committed = true;
     this.abandon();
-    return new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
+    return compressAsItStreams(new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }));
   }
 
   /** Drops what is pending: the shell failed (the error page answers), a HEAD needs no body, or the client left. */

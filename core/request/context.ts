@@ -41,7 +41,16 @@ export interface RequestContext {
   timedOut: boolean;
   /** The request's record when it is traced or observed (tracing.ts), else undefined. */
   trace: RequestTrace | undefined;
-  /** The boundaries of a streamed page (pipeline/streaming.ts) while it renders and streams, else undefined. */
+  /**
+   * A streaming page's plan (`stream = true`, and a request that can take a stream), set before it renders: the
+   * first `<Suspense>` that waits makes `stream` from it. Undefined: every boundary renders in place.
+   */
+  streamPlan: StreamPlan | undefined;
+  /**
+   * The boundaries of a streamed page (pipeline/streaming.ts) while it renders and streams, else undefined: made by
+   * the first `<Suspense>` that waits, so that a page that streams nothing runs, and an app that imports no
+   * `Suspense` bundles, none of the streaming code.
+   */
   stream: StreamState | undefined;
   /** The request's CSP nonce, once `cspNonce()` made one. */
   nonce: string | undefined;
@@ -62,6 +71,15 @@ export interface AnswerDraft {
   regions: Region[] | undefined;
   /** Set-Cookie lines for the page's answer (`setCookie`, `deleteCookie`, `flash`), in call order. */
   cookies: string[] | undefined;
+  /**
+   * The request's Cookie header, parsed once (auth/cookies.ts), with the request it was read from: a middleware that
+   * passes on another request has its cookies read again.
+   */
+  requestCookies: { readonly req: Request; readonly values: Record<string, string> } | undefined;
+  /** `flash()`'s message this request has not taken yet, and the one `takeFlash()` took (auth/cookies.ts). */
+  flash: { pending: string | undefined; taken: string | undefined } | undefined;
+  /** The request's session, opened once (auth/session.ts's `Session`, which this folder, below auth/, does not name). */
+  session: Promise<object> | undefined;
 }
 
 /**
@@ -75,22 +93,52 @@ export function draft(ctx: RequestContext): AnswerDraft {
     triggers: undefined,
     regions: undefined,
     cookies: undefined,
+    requestCookies: undefined,
+    flash: undefined,
+    session: undefined,
   });
 }
 
 /**
- * What the request's helpers and `<Suspense>` see of a streamed page while it renders: pipeline/streaming.ts's
- * PageStream, which the page step makes and keeps.
+ * What the request's helpers, `<Suspense>` and the page step see of a streamed page: pipeline/streaming.ts's
+ * PageStream, which the first `<Suspense>` that waits makes from the context's `streamPlan`.
  */
 export interface StreamState {
   /** Whether the head (status, headers, cookies) went out: what a helper records after it is lost. */
   readonly committed: boolean;
+  /** Whether no boundary waits: the page rendered whole, and goes as one string. */
+  readonly empty: boolean;
+  /** The Content-Type of the streamed answer. */
+  readonly contentType: string;
   /** Registers a boundary's content; returns its id. */
   defer(content: Promise<string>): string;
   /** The boundary's fallback with the markers its content replaces. */
   placeholder(id: string, fallback: string): string;
+  /** The answer's body: the shell now, each boundary as it is ready (compressed as it streams, where it is). */
+  body(shell: string): ReadableStream<Uint8Array>;
+  /** A HEAD's body: empty; what is pending is dropped. */
+  head(): ReadableStream<Uint8Array>;
   /** Drops every boundary (the page failed before its first byte): what they do later is not sent. */
   abandon(): void;
+}
+
+/** How a page stream reports and renders a failed boundary; made by the page step (pipeline/dispatch.ts). */
+export interface StreamHooks {
+  /** The HTML of a failed boundary: the section's error fragment. Called once per failure, after it is logged. */
+  failed(err: unknown): string | Promise<string>;
+  /** Reports a failure once (the mux's logger). */
+  log(message: string, err?: unknown): void;
+  /** Milliseconds the boundaries may take once the first byte is sent; 0 for no limit (the mount's `timeout`). */
+  timeout: number;
+  /** The request's CSP nonce for the inline script, if the page asked for one (`cspNonce()`). */
+  nonce(): string | undefined;
+}
+
+/** What a streaming page's stream is made of, once a `<Suspense>` needs it. */
+export interface StreamPlan {
+  readonly hooks: StreamHooks;
+  /** Parts of multipart/mixed for htmx (its hx-multipart extension), else an HTML document. */
+  readonly multipart: boolean;
 }
 
 /** Client events by when htmx fires them: name → detail. */

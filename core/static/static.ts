@@ -48,8 +48,14 @@ export function staticFiles(source: string | EmbeddedFiles, options: StaticOptio
   return new StaticFiles(source, options);
 }
 
+// A registered symbol, the same in tree/tree.ts, which finds a tree's static files by it without importing this file
+// (and the MIME table behind it: an app that serves no file bundles none of it, issue 42).
+const staticFilesBrand: unique symbol = Symbol.for('pagetree.staticFiles');
+
 /** The handler `staticFiles` returns: files held in memory. */
 export class StaticFiles {
+  /** What `tree.staticUrl` looks for (tree/tree.ts): a brand, so the tree's folder needs no import of this one. */
+  readonly [staticFilesBrand] = true;
   #files: Map<string, StaticFile> | undefined;
   readonly #source: string | EmbeddedFiles;
   readonly #options: StaticOptions;

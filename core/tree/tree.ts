@@ -9,9 +9,22 @@
 import { UrlForError } from '../errors.ts';
 import { kebab } from './names.ts';
 import type { ComponentInfo, PageNode } from './page-node.ts';
-import { StaticFiles } from '../static/static.ts';
 import { buildUrl, CallName, findNode, urlCache, type CurrentRoute, type UrlParams } from './url-for.ts';
 import type { UrlParamsArg, PageRef } from './url-types.ts';
+
+// A tree's staticFiles routes are found by a registered symbol their class carries (static/static.ts), not by
+// `instanceof`: importing the class would put the static files' code and its MIME table (~45 KB minified) into
+// every app's bundle, files served or not (issue 42).
+const staticFilesBrand = Symbol.for('pagetree.staticFiles');
+
+/** What tree.staticUrl needs of a staticFiles route's page. */
+interface StaticFilesPage {
+  fingerprint(path: string): string;
+}
+
+function isStaticFiles(page: object): page is StaticFilesPage {
+  return (page as Record<symbol, unknown>)[staticFilesBrand] === true;
+}
 
 /** One registered route, as `tree.routes()` lists it. */
 export interface RouteInfo {
@@ -40,6 +53,22 @@ export class TreeSetting<T> {
     this.name = name;
   }
 }
+
+// What mount keeps on a tree for the features that read it per request (auth/cookies.ts, auth/session.ts): declared
+// here, with the tree, so that mount sets them without importing those features, and an app that uses none of them
+// bundles none of their code (issue 42).
+
+/** The secrets of a tree (`mount(..., { secret })`), newest first: the first signs and encrypts, each verifies. */
+export const secretsSetting = new TreeSetting<readonly string[]>('secret');
+
+/** The flash cookie's name of a tree that names its own (`mount(..., { flashCookie })`). */
+export const flashCookieSetting = new TreeSetting<string>('flashCookie');
+
+/**
+ * The session options of a tree that gives them (`mount(..., { session })`), checked by mount: auth/session.ts's
+ * `SessionOptions`, which this folder does not import (it sits below auth/).
+ */
+export const sessionSetting = new TreeSetting<object>('session');
 
 /** A mounted page tree. */
 export class Tree<TRoot = unknown> {
@@ -169,14 +198,14 @@ export class Tree<TRoot = unknown> {
   staticUrl(path: string): string {
     let url = this.#staticUrls.get(path);
     if (url === undefined) {
-      const mounts = this.nodes.filter((n) => n.page instanceof StaticFiles && n.registered);
+      const mounts = this.nodes.filter((n) => isStaticFiles(n.page) && n.registered);
       if (mounts.length !== 1) {
         throw new UrlForError(
           `staticUrl(${JSON.stringify(path)}): the tree has ${mounts.length} staticFiles routes` +
             (mounts.length ? ` (${mounts.map((n) => n.fieldPath).join(', ')}); use urlFor([…, '…'])` : '; mount one'),
         );
       }
-      const files = mounts[0]!.page as StaticFiles;
+      const files = mounts[0]!.page as StaticFilesPage;
       // Files are loaded once, at mount: a file's URL never changes afterwards.
       url = buildUrl(this, this.#urls, files, { path: files.fingerprint(path) });
       this.#staticUrls.set(path, url);
