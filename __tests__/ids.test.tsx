@@ -1,4 +1,14 @@
-import { ServeMux, id, idTarget, mount, route, type Middleware, type PageRequest } from '../core/index.ts';
+import {
+  ServeMux,
+  id,
+  idTarget,
+  mount,
+  route,
+  type Middleware,
+  type MountOptions,
+  type PageRequest,
+} from '../core/index.ts';
+import { defaultMaxIdLength } from '../core/tree/ids.ts';
 import { kebab, shortHash } from '../core/tree/names.ts';
 import { fetchPage, htmx2 } from './support/http.ts';
 
@@ -121,6 +131,81 @@ describe('generated ids', () => {
     }
     const tree = mount(new ServeMux(), Root, '/', '', { maxIdLength: 20 });
     expect(tree.root.children[0]!.children[0]!.components[0]!.id).toBe('another-long-field-name-page');
+  });
+
+  // Issue 45.16: an outside app's 42-character id was shortened to "events-contacts-table" at the old limit (40),
+  // and its CSS and tests, written with the long id, matched nothing.
+  class Events {
+    page() {
+      return '';
+    }
+    contactsTable() {
+      return '';
+    }
+  }
+  class OtherContent {
+    events = route('/events', Events);
+  }
+  class Update {
+    otherContent = route('/other', OtherContent);
+  }
+  class Contacts {
+    update = route('/update', Update);
+  }
+
+  test('ids of real trees are whole: update-other-content-events-contacts-table is not shortened', () => {
+    const tree = mount(new ServeMux(), Contacts);
+    expect(tree.id(Events.prototype.contactsTable)).toBe('update-other-content-events-contacts-table');
+    expect(defaultMaxIdLength).toBe(64);
+  });
+
+  // A component whose full id, update-other-content-events-<method>, is longer than 64 characters.
+  class LongEvents {
+    page() {
+      return '';
+    }
+    contactsTableWithEveryColumnTheyAskedFor() {
+      return '';
+    }
+  }
+  class LongApp {
+    update = route(
+      '/update',
+      class {
+        otherContent = route(
+          '/other',
+          class {
+            events = route('/events', LongEvents);
+          },
+        );
+      },
+    );
+  }
+  const longId = 'update-other-content-events-contacts-table-with-every-column-they-asked-for';
+  const shortId = 'events-contacts-table-with-every-column-they-asked-for';
+
+  function mountLogged(options: MountOptions): { id: string; warnings: string[] } {
+    const warnings: string[] = [];
+    const mux = new ServeMux({ logger: { error: () => {}, warn: (message) => warnings.push(message) } });
+    const tree = mount(mux, LongApp, '/', '', options);
+    return { id: tree.id(LongEvents.prototype.contactsTableWithEveryColumnTheyAskedFor), warnings };
+  }
+
+  test('in dev, mount says which id it shortened, to what, and how to choose the limit', () => {
+    const { id: got, warnings } = mountLogged({ dev: true, secret: 's'.repeat(32) });
+    expect(got).toBe(shortId);
+    expect(warnings).toEqual([
+      `pagetree: the element id of LongApp.update.otherContent.events.contactsTableWithEveryColumnTheyAskedFor, ` +
+        `"${longId}", is longer than 64 characters and was shortened to "${shortId}": write the short id in CSS ` +
+        `and tests (idTarget() gives it), or pass mount's maxIdLength to choose the limit`,
+    ]);
+  });
+
+  test.each([
+    ['not in dev', { secret: 's'.repeat(32) }],
+    ['when maxIdLength is given', { dev: true, secret: 's'.repeat(32), maxIdLength: 64 }],
+  ])('mount shortens silently %s', (_name, options: MountOptions) => {
+    expect(mountLogged(options)).toEqual({ id: shortId, warnings: [] });
   });
 });
 

@@ -6,14 +6,16 @@
 //   kebab(field path below the root) + "-" + kebab(method):
 //     App.todos        todoList   → "todos-todo-list"
 //     App (root page)  header     → "app-header"
-//   longer than maxIdLength (mount's option, 40 unless given): "<last field>-<method>", plus "-" and four hex of a
+//   longer than maxIdLength (mount's option, 64 unless given): "<last field>-<method>", plus "-" and four hex of a
 //   hash of the field path when that short form is not unique in the tree:
-//     App.admin.users  recentActivityTimelineEntries  → "users-recent-activity-timeline-entries"
+//     App.admin.reports.quarterlySummariesByRegion  chartLegendEntryList
+//       "admin-reports-quarterly-summaries-by-region-chart-legend-entry-list" (67 characters)
+//       → "quarterly-summaries-by-region-chart-legend-entry-list"
 
 import { kebab, shortHash } from '../core/tree/names.ts';
 
-/** mount's `maxIdLength` when its options do not give one. */
-export const defaultMaxIdLength = 40;
+/** mount's `maxIdLength` when its options do not give one (core/tree/ids.ts's; a test holds the two equal). */
+export const defaultMaxIdLength = 64;
 
 /** A route as the ids see it: its field path from the root ("App.admin.users") and its component methods. */
 export interface IdSource {
@@ -31,7 +33,7 @@ export interface ElementId {
 /**
  * The element ids of one mounted tree's components, per route (parallel to `routes`), or undefined when two
  * components would get the same id (mount throws: the app does not start, and this tree has no ids to check).
- * @example elementIdsOf([{ fieldPath: 'App.todos', components: ['todoList'] }], 40) // → [[{ method: "todoList", id: "todos-todo-list", fullId: "todos-todo-list" }]]
+ * @example elementIdsOf([{ fieldPath: 'App.todos', components: ['todoList'] }], 64) // → [[{ method: "todoList", id: "todos-todo-list", fullId: "todos-todo-list" }]]
  */
 export function elementIdsOf(routes: readonly IdSource[], maxIdLength: number): ElementId[][] | undefined {
   const full = routes.map((r) => {

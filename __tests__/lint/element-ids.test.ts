@@ -3,8 +3,8 @@
 
 import ts from 'typescript';
 import { kebab } from '../../core/tree/names.ts';
-import { elementIds, type IdRoute } from '../../core/tree/ids.ts';
-import { elementIdsOf, type IdSource } from '../../lint/element-ids.ts';
+import { defaultMaxIdLength as mountDefault, elementIds, type IdRoute } from '../../core/tree/ids.ts';
+import { defaultMaxIdLength, elementIdsOf, type IdSource } from '../../lint/element-ids.ts';
 import { routeTreeOf } from '../../lint/route-tree.ts';
 import { fixture } from './rule-tester.ts';
 
@@ -87,6 +87,10 @@ const trees: { name: string; max: number; routes: IdSource[] }[] = [
   },
 ];
 
+test("the lint's default maxIdLength is mount's", () => {
+  expect(defaultMaxIdLength).toBe(mountDefault);
+});
+
 test.each(trees)('element ids as mount gives them: $name', ({ routes, max }) => {
   const lint = elementIdsOf(routes, max);
   const mount = mountIds(routes, max);
@@ -108,6 +112,6 @@ test('the fixture app: the ids the lint reads from source are the ids mount give
   const lint = [...routeTreeOf(program).ids!.values()].map((c) => `${c.route.fieldPath}.${c.method} ${c.id}`);
   const mounted = tree.nodes.flatMap((n) => n.components.map((c) => `${n.fieldPath}.${c.name} ${c.id}`));
   expect(lint.sort()).toEqual(mounted.sort());
-  // Mount's default maxIdLength shortens this one (the fixture's UsersPage): the lint must know the limit.
+  // The fixture's maxIdLength (40) shortens this one (UsersPage's): the lint must read the option.
   expect(lint).toContain('App.admin.users.recentActivityTimelineEntries users-recent-activity-timeline-entries');
 });

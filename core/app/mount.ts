@@ -48,7 +48,7 @@ export interface MountOptions<TDeps = unknown> {
   errorHandler?: ErrorHandler;
   /** Called for each route whose target has nothing to serve and no children (default: a warning to the mux's logger). */
   onEmptyRoute?: (node: PageNode) => void;
-  /** Generated element ids longer than this are shortened (default 40). */
+  /** Generated element ids longer than this are shortened (default 64). */
   maxIdLength?: number;
   /** Prepended to every URL urlFor builds, for an app served below a prefix by a proxy. */
   urlPrefix?: string;
@@ -122,7 +122,7 @@ export function mount<TRoot extends object, TDeps = unknown>(
   const rootTag = { ...tag, path: tag.path || '/', title: title || tag.title };
   const drafts = collect(root, rootName, rootName, rootTag, options.deps);
   checkErrorPages(drafts);
-  const ids = elementIds(drafts.preorder, options.maxIdLength ?? 40);
+  const ids = elementIds(drafts.preorder, options.maxIdLength, options.dev ? mux.logger : undefined);
   drafts.preorder.forEach((d, i) => (d.ids = ids[i]!));
   const { nodes, order } = build(drafts.preorder[0]!);
   const onEmptyRoute = options.onEmptyRoute ?? ((node: PageNode) => warnEmpty(mux, node));

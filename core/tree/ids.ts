@@ -4,12 +4,24 @@
 //   kebab(field path below the root) + "-" + kebab(method):
 //     App.todos        todoList   → "todos-todo-list"
 //     App (root page)  header     → "app-header"
-//   longer than maxIdLength (40): "<last field>-<method>", plus "-" and four hex of a hash of the field path when
+//   longer than maxIdLength (64): "<last field>-<method>", plus "-" and four hex of a hash of the field path when
 //   that short form is not unique in the tree:
-//     App.admin.reports.quarterly.summaries  chartLegend  → "summaries-chart-legend"
+//     App.admin.reports.quarterlySummariesByRegion  chartLegendEntryList
+//       "admin-reports-quarterly-summaries-by-region-chart-legend-entry-list" (67 characters)
+//       → "quarterly-summaries-by-region-chart-legend-entry-list"
+//
+// 64, not 40: ids of real trees reach 42 ("update-other-content-events-contacts-table", issue 45.16), and an id
+// that changes under the author's CSS and tests surprises more than a long one. Past it, mount in dev says so.
 
 import { MountError } from '../errors.ts';
+import type { Logger } from '../kernel/logger.ts';
 import { kebab, shortHash } from './names.ts';
+
+/**
+ * mount's `maxIdLength` when its options do not give one (lint/element-ids.ts has the same number).
+ * @example defaultMaxIdLength // → 64
+ */
+export const defaultMaxIdLength = 64;
 
 /** A route as the ids see it: its field path, its parent (to the root), and its components. */
 export interface IdRoute {
@@ -22,10 +34,18 @@ export interface IdRoute {
 
 /**
  * The element ids of every component of a tree, per route (parallel to `routes` and to each route's components).
- * Routes come root first, in the tree's order; a duplicate id is a MountError naming both components.
- * @example elementIds([app, todos], 40) // → [["app-header"], ["todos-page", "todos-todo-list"]]
+ * Routes come root first, in the tree's order; a duplicate id is a MountError naming both components. When
+ * `maxIdLength` is not given (the default applies) and a logger is (mount in dev), each shortened id is a warning:
+ * an author who wrote the long id in CSS or a test learns why it matches nothing.
+ * @example elementIds([app, todos], 64) // → [["app-header"], ["todos-page", "todos-todo-list"]]
  */
-export function elementIds(routes: readonly IdRoute[], maxIdLength: number): string[][] {
+export function elementIds(
+  routes: readonly IdRoute[],
+  maxIdLength?: number,
+  devLogger?: Pick<Logger, 'warn'>,
+): string[][] {
+  const warn = maxIdLength === undefined ? devLogger : undefined;
+  maxIdLength ??= defaultMaxIdLength;
   const long = routes.map((r) => {
     const prefix = r.parent ? fieldsBelowRoot(r).map(kebab).join('-') : kebab(r.name);
     return r.components.map((c) => `${prefix}-${c.kebab}`);
@@ -51,6 +71,13 @@ export function elementIds(routes: readonly IdRoute[], maxIdLength: number): str
         );
       }
       owner.set(id, where);
+      if (warn && id !== long[i]![j]) {
+        warn.warn(
+          `pagetree: the element id of ${where}, "${long[i]![j]}", is longer than ${maxIdLength} characters and was ` +
+            `shortened to "${id}": write the short id in CSS and tests (idTarget() gives it), or pass mount's ` +
+            `maxIdLength to choose the limit`,
+        );
+      }
       return id;
     });
   });

@@ -7,7 +7,7 @@
 //   <button hx-target="#main">               → fine when some file of the app writes id="main" (a layout)
 //   <button hx-target="#todo-list">          → reported: no element has it; did you mean "#todos-todo-list"?
 //   <button hx-target="#update-other-content-events-contacts-table">
-//                                            → reported: mount shortened that id (over 40 characters)
+//                                            → reported: mount shortened that id (with maxIdLength: 40)
 //   hx-target={idTarget(this.todoList)}, "closest tr", "this", "#a .b", {target}   → not checked
 //
 // Which page the element ends up on is not known here (a component can be rendered by any page), so an id counts
