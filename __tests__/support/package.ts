@@ -20,7 +20,7 @@ export function tempDir(prefix: string): string {
 /**
  * Runs `npm pack` in the repository (its `prepack` script builds dist/ from a clean slate), or in another package
  * of it, and returns the tarball.
- * @example const tarball = packTarball(); // → "/tmp/pagetree-pack-x/pagetree-0.1.0.tgz"
+ * @example const tarball = packTarball(); // → "/tmp/pagetree-pack-x/pagetree-0.2.0.tgz"
  */
 export function packTarball(packageDir = repoRoot): string {
   const dir = tempDir('pack');
