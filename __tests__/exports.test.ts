@@ -346,7 +346,7 @@ test.each([
       'liveReload',
     ],
   ],
-  ['pagetree/observe', ['AccessLogEntry', 'Logger', 'PropsTrace', 'RenderTrace', 'RequestTrace']],
+  ['pagetree/observe', ['AccessLogEntry', 'Logger', 'ObserveOptions', 'PropsTrace', 'RenderTrace', 'RequestTrace']],
   [
     'pagetree/static',
     ['EmbeddedFile', 'EmbeddedFiles', 'SendFileOptions', 'StaticFiles', 'StaticOptions', 'sendFile', 'staticFiles'],

@@ -382,6 +382,8 @@ describe('Server-Timing', () => {
     ['dev', { dev: true }, true],
     ['serverTiming', { serverTiming: true }, true],
     ['dev without serverTiming', { dev: true, serverTiming: false }, false],
+    ['observe: { serverTiming }', { observe: { serverTiming: true } }, true],
+    ['dev without observe.serverTiming', { dev: true, observe: { serverTiming: false } }, false],
     ['production', {}, false],
   ])('%s', async (_, options, present) => {
     const mux = appWith(options as MountOptions, quiet);
@@ -432,10 +434,28 @@ describe('the access log', () => {
     expect(entries[0]!.htmx).toBe('partial');
   });
 
+  test('observe: { accessLog } (the 0.2 form of the flat option): one entry per request', async () => {
+    const entries: AccessLogEntry[] = [];
+    const mux = appWith({ observe: { accessLog: (entry) => entries.push(entry) } });
+    await fetchPage(mux, '/tasks/7');
+    expect(entries).toEqual([expect.objectContaining({ method: 'GET', path: '/tasks/7', status: 200 })]);
+  });
+
+  test('an option given both ways is a mount error that names both', () => {
+    expect(() =>
+      mount(new ServeMux(), App, '/', 'Home', { observe: { accessLog: true }, accessLog: () => {} }),
+    ).toThrow('App (observe.accessLog): given twice, as observe.accessLog and accessLog; keep observe.accessLog');
+    expect(() =>
+      mount(new ServeMux(), App, '/', 'Home', { observe: { serverTiming: true }, serverTiming: false }),
+    ).toThrow(
+      'App (observe.serverTiming): given twice, as observe.serverTiming and serverTiming; keep observe.serverTiming',
+    );
+  });
+
   test('a logger without info() is a mount error', () => {
     const mux = new ServeMux({ logger: { error: () => {}, warn: () => {} } });
-    expect(() => mount(mux, App, '/', 'Home', { accessLog: true })).toThrow(
-      "App (accessLog): the mux's logger has no info(); give it one, or pass accessLog: (entry) => …",
+    expect(() => mount(mux, App, '/', 'Home', { observe: { accessLog: true } })).toThrow(
+      "App (observe.accessLog): the mux's logger has no info(); give it one, or pass observe: { accessLog: (entry) => … }",
     );
   });
 });

@@ -109,7 +109,7 @@ class LoggerApp {
 
 function loggerMux(logger: Logger): ServeMux {
   const mux = new ServeMux({ logger });
-  mount(mux, LoggerApp, '/', 'LoggerApp', { timeout: 300, accessLog: true });
+  mount(mux, LoggerApp, '/', 'LoggerApp', { timeout: 300, observe: { accessLog: true } });
   // A bare handler that throws: no page pipeline, the mux's last resort (handlerFailed) reports it.
   mux.handleFunc('GET /bare', () => {
     throw new Error('the handler failed');

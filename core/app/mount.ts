@@ -29,7 +29,7 @@ import { elementIds } from '../tree/ids.ts';
 import { PageNode, type Middleware, type VerbMethod } from '../tree/page-node.ts';
 import { parseTag, type PageClass } from '../tree/route.ts';
 import { flashCookieSetting, secretsSetting, sessionSetting, Tree } from '../tree/tree.ts';
-import { accessLogger, type AccessLogEntry, type Observe } from '../observe/tracing.ts';
+import { accessLogger, type AccessLogEntry, type Observe, type ObserveOptions } from '../observe/tracing.ts';
 import type { Logger } from '../kernel/logger.ts';
 
 /** What a page's `init()` is given at mount. */
@@ -86,16 +86,11 @@ export interface MountOptions<TDeps = unknown> {
    * `false` leaves it to a proxy in front; an object sets the threshold and the codings (docs/compression.md).
    */
   compress?: boolean | CompressOptions;
-  /**
-   * A `Server-Timing` header on every answer of the tree (`props;dur=…, render;dur=…, total;dur=…`), for the
-   * browser's devtools; default: `dev`. It tells anyone how long your pages take: leave it off in production unless
-   * that is fine (docs/observability.md).
-   */
+  /** What the tree reports of its requests beyond the tracing channels: Server-Timing, the access log. */
+  observe?: ObserveOptions;
+  /** @deprecated Since 0.2: `observe: { serverTiming }`. This form goes in 0.3. */
   serverTiming?: boolean;
-  /**
-   * One entry per request of the tree: `true` writes it as a JSON line to the mux's logger's `info`; a function
-   * receives it, to hand it to a logger of your own. Default: none (docs/observability.md#access-log).
-   */
+  /** @deprecated Since 0.2: `observe: { accessLog }`. This form goes in 0.3. */
   accessLog?: boolean | ((entry: AccessLogEntry) => void);
 }
 
@@ -287,10 +282,27 @@ function compressionOf(rootName: string, option: MountOptions<unknown>['compress
 
 // What the tree's requests report beyond the tracing channels (tracing.ts): undefined for nothing.
 function observeOf(mux: ServeMux, rootName: string, options: MountOptions<unknown>): Observe | undefined {
-  const serverTiming = options.serverTiming ?? options.dev ?? false;
-  const accessLog = accessLogger(options.accessLog, mux.logger);
-  if (typeof accessLog === 'string') throw new MountError(`${rootName} (accessLog)`, accessLog);
+  const serverTiming = grouped(rootName, options, 'serverTiming') ?? options.dev ?? false;
+  const accessLog = accessLogger(grouped(rootName, options, 'accessLog'), mux.logger);
+  if (typeof accessLog === 'string') throw new MountError(`${rootName} (observe.accessLog)`, accessLog);
   return serverTiming || accessLog ? { serverTiming, accessLog } : undefined;
+}
+
+// An `observe` option, from the group or from the flat field it replaces (deprecated); both given is a mistake.
+function grouped<K extends keyof ObserveOptions>(
+  rootName: string,
+  options: MountOptions<unknown>,
+  key: K,
+): ObserveOptions[K] | undefined {
+  const inGroup = options.observe?.[key];
+  const flat = options[key];
+  if (inGroup !== undefined && flat !== undefined) {
+    throw new MountError(
+      `${rootName} (observe.${key})`,
+      `given twice, as observe.${key} and ${key}; keep observe.${key}`,
+    );
+  }
+  return inGroup ?? flat;
 }
 
 // The page method that answers a pattern: the verb method for its method, props for the rest.

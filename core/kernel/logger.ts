@@ -22,7 +22,7 @@ export interface Logger {
   error(message: string, err?: unknown): void;
   /** Worth a line but not the server's fault: a malformed request body, a route with nothing to serve. */
   warn(message: string): void;
-  /** Routine: the access log's lines (mount's `accessLog: true`). Optional: a logger without it cannot take them. */
+  /** Routine: the access log's lines (mount's `observe: { accessLog: true }`). Optional: a logger without it cannot take them. */
   info?(message: string): void;
 }
 

@@ -56,6 +56,21 @@ export interface AccessLogEntry {
   bytes: number | null;
 }
 
+/** mount's `observe`: what the tree reports of its requests (docs/observability.md). */
+export interface ObserveOptions {
+  /**
+   * A `Server-Timing` header on every answer of the tree (`props;dur=…, render;dur=…, total;dur=…`), for the
+   * browser's devtools; default: `dev`. It tells anyone how long your pages take: leave it off in production unless
+   * that is fine (docs/observability.md).
+   */
+  serverTiming?: boolean;
+  /**
+   * One entry per request of the tree: `true` writes it as a JSON line to the mux's logger's `info`; a function
+   * receives it, to hand it to a logger of your own. Default: none (docs/observability.md#access-log).
+   */
+  accessLog?: boolean | ((entry: AccessLogEntry) => void);
+}
+
 /** What mount asks of every route's requests beyond the channels. */
 export interface Observe {
   /** Add `Server-Timing: props;dur=…, render;dur=…, total;dur=…`. */
@@ -72,7 +87,8 @@ export function accessLogger(option: boolean | ((entry: AccessLogEntry) => void)
   if (typeof option === 'function') return option;
   if (!option) return null;
   const info = logger.info;
-  if (typeof info !== 'function') return "the mux's logger has no info(); give it one, or pass accessLog: (entry) => …";
+  if (typeof info !== 'function')
+    return "the mux's logger has no info(); give it one, or pass observe: { accessLog: (entry) => … }";
   return (entry: AccessLogEntry) => info.call(logger, JSON.stringify(entry));
 }
 
