@@ -220,7 +220,16 @@ const compressible = /^text\/(?!event-stream)|[/+](json|xml|javascript)\b|^image
 function compressAnswer(req: PageRequest, res: Response, c: Compression): Response | Promise<Response> {
   const answer = answerOf(res);
   const { status, body, headers } = answer;
-  if (body === null || !compressibleStatus(status)) return res;
+  if (body === null) return res;
+  // Too small whatever its head says: the usual page or partial leaves here, having run nothing more of this file
+  // (bench/path). A string's UTF-8 size is at most 3 bytes a unit; stringBytes below counts it when that cannot tell.
+  if (
+    typeof body === 'string'
+      ? body.length * 3 < c.threshold
+      : !(body instanceof ReadableStream) && body.byteLength < c.threshold
+  )
+    return res;
+  if (!compressibleStatus(status)) return res;
   if (!compressibleHead(one(headers['content-type']), one(headers['cache-control']), (n) => headers[n] !== undefined))
     return res;
   if (body instanceof ReadableStream) return compressBodyStream(req, res, answer, body, c);

@@ -98,6 +98,24 @@ const requestChannel = make('pagetree:request');
 const propsChannel = make('pagetree:props');
 const renderChannel = make('pagetree:render');
 
+// The channels whose subscribers make a request traced: each tracing channel's five, read one by one because Bun's
+// TracingChannel lacks hasSubscribers. Kept in one array so that a request nobody traces runs one function of this
+// file (bench/path), not one per channel.
+const watched = [requestChannel, propsChannel, renderChannel].flatMap((tc) =>
+  tc === undefined ? [] : [tc.start, tc.end, tc.asyncStart, tc.asyncEnd, tc.error],
+);
+
+/**
+ * Whether a request needs its record: someone subscribes to a channel, or the mount observes its requests.
+ * @example if (tracing(observe)) return traceRequest(ctx, run, observe) // else run() alone
+ */
+export function tracing(observe: Observe | undefined): boolean {
+  if (observe !== undefined) return true;
+  // A subscriber may come at any time (a tracer attached to a running process), so this is asked per request.
+  for (const channel of watched) if (channel.hasSubscribers) return true;
+  return false;
+}
+
 // TracingChannel.hasSubscribers, which Bun's lacks.
 function subscribed(tc: TracingChannel<unknown, object> | undefined): tc is TracingChannel<unknown, object> {
   return (
@@ -108,11 +126,6 @@ function subscribed(tc: TracingChannel<unknown, object> | undefined): tc is Trac
       tc.asyncEnd.hasSubscribers ||
       tc.error.hasSubscribers)
   );
-}
-
-/** Whether a request needs its record: someone subscribes to a channel, or the mount observes its requests. */
-export function tracing(observe: Observe | undefined): boolean {
-  return observe !== undefined || subscribed(requestChannel) || subscribed(propsChannel) || subscribed(renderChannel);
 }
 
 // The record of one observed request: the public context of pagetree:request, and the clock of its steps.
