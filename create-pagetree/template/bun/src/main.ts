@@ -1,5 +1,5 @@
 // Serves the app with Bun.serve on PORT (default 3000); Bun reads .env itself. `npm run dev` runs it with --dev:
-// bun --watch restarts it when its code changes, and the open tab reloads.
+// pagetree-dev restarts it (bun --watch) when its code, static/ or .env changes, and the open tab reloads.
 
 import { createApp } from './app.tsx';
 

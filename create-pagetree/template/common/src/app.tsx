@@ -1,7 +1,9 @@
 // The app: its routes, and the function that mounts them on a mux. main.ts serves it; the tests call createApp
 // for a fresh app each.
 
-import { crossOriginProtection, liveReload, mount, route, ServeMux, type Tree } from 'pagetree';
+import { mount, route, ServeMux, type Tree } from 'pagetree';
+import { crossOriginProtection } from 'pagetree/auth';
+import { liveReload } from 'pagetree/live';
 import { assets } from './assets.ts';
 import { HomePage } from './pages/home.tsx';
 import { Guestbook } from './store.ts';

@@ -1,7 +1,8 @@
 // The page layout: the document, its head (the fingerprinted CSS and htmx) and the navigation.
 
 import type { Children } from '@kitajs/html';
-import { HtmxConfig, staticUrl, urlFor } from 'pagetree';
+import { staticUrl, urlFor } from 'pagetree';
+import { HtmxConfig } from 'pagetree/htmx';
 import { HomePage } from './pages/home.tsx';
 
 export function Layout(props: { title: string; children?: Children }): JSX.Element {

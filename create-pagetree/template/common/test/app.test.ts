@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { htmxRequest } from 'pagetree';
+import { htmxRequest } from 'pagetree/testing';
 import { createApp } from '../src/app.tsx';
 import { HomePage } from '../src/pages/home.tsx';
 

@@ -3,23 +3,10 @@
 // form alone, and the list beside it (alsoRender); without JavaScript the browser posts, is redirected and sees a
 // flash message.
 
-import {
-  alsoRender,
-  flash,
-  formState,
-  htmxDetails,
-  id,
-  idTarget,
-  parseForm,
-  redirect,
-  setStatus,
-  takeFlash,
-  urlFor,
-  type FieldName,
-  type FormState,
-  type PageRequest,
-  type RenderTarget,
-} from 'pagetree';
+import { id, idTarget, redirect, setStatus, urlFor, type PageRequest, type RenderTarget } from 'pagetree';
+import { flash, takeFlash } from 'pagetree/auth';
+import { formState, parseForm, type FieldName, type FormState } from 'pagetree/forms';
+import { alsoRender, htmxDetails } from 'pagetree/htmx';
 import { z } from 'zod';
 import { Layout } from '../layout.tsx';
 import type { Entry, Guestbook } from '../store.ts';
