@@ -1,6 +1,6 @@
 // Every TypeScript block of the docs compiles as a reader's project compiles it: each ```ts and ```tsx block of
 // docs/*.md and README.md, against the packed package, under the tsconfig `npm create pagetree` writes (strict,
-// nodenext, no skipLibCheck), with TypeScript 6 and with TypeScript 7.
+// nodenext) but without its skipLibCheck, so pagetree's own declarations are checked too, with TypeScript 6 and 7.
 //
 // What the fence says after the language:
 //   ```tsx                        a whole module, which imports what it uses (src/block-<line>.tsx)
@@ -45,7 +45,8 @@ declare namespace Deno {
 `;
 
 /**
- * A reader's project: the app `npm create pagetree` writes (its tsconfig: strict, nodenext, no skipLibCheck), with
+ * A reader's project: the app `npm create pagetree` writes (its tsconfig: strict, nodenext; tsc runs it with
+ * skipLibCheck off), with
  * the packed package and what the docs import beside it installed, and the module `npx pagetree-embed static
  * src/static-files.ts` writes, which the docs import as './assets.ts'.
  * @example docProject(tarball) // → "/tmp/pagetree-docs-x/app" (package.json, node_modules, tsconfig.json, src/…)
@@ -256,10 +257,14 @@ async function compile(tsc: string): Promise<string[]> {
     for (let folder = queue.shift(); folder; folder = queue.shift()) {
       const tsconfigPath = join(folder, 'tsconfig.json');
       try {
-        await promisify(execFile)(process.execPath, [tsc, '-p', tsconfigPath, '--pretty', 'false'], {
-          cwd: project,
-          maxBuffer: 64 << 20,
-        });
+        await promisify(execFile)(
+          process.execPath,
+          [tsc, '-p', tsconfigPath, '--pretty', 'false', '--skipLibCheck', 'false'],
+          {
+            cwd: project,
+            maxBuffer: 64 << 20,
+          },
+        );
       } catch (err) {
         const e = err as { stdout?: string; stderr?: string; message: string };
         const found = atDocLines(e.stdout ?? '');
