@@ -311,6 +311,7 @@ test.each([
   [
     'pagetree/htmx',
     [
+      'AnswerWith',
       'HtmxConfig',
       'HtmxDetails',
       'HxLocation',
@@ -318,6 +319,7 @@ test.each([
       'SwapStyle',
       'TriggerTime',
       'alsoRender',
+      'answerWith',
       'htmxDetails',
       'hxLocation',
       'hxPushUrl',

@@ -13,7 +13,9 @@
 //                     have subscribers, or the mount asks for Server-Timing or an access log; else untouched
 //
 // `props` may also return or throw a Response (sent as is), return
-// renderComponent(element) (rendered instead), or throw an HttpError. The
+// renderComponent(element) (rendered instead) or answerWith(component, props)
+// (that component where htmx swaps into an element, page() for the rest:
+// htmx/answer-with.ts), or throw an HttpError. The
 // body is rendered whole before anything is sent (a streamed page: its shell):
 // an error mid-render sends the error handler's answer, never half a page.
 
@@ -26,6 +28,7 @@ import {
 } from '../request/context.ts';
 import { notHtmx, readHtmx } from '../request/htmx-details.ts';
 import { answerHeaders, dropRegions, withRegions } from '../htmx/response.ts';
+import { answerOf, isAnswerWith } from '../htmx/answer-with.ts';
 import { HttpError, MountError } from '../errors.ts';
 import { callHandler, type HandlerFunc, type HandlerObject, type PageRequest } from '../kernel/request.ts';
 import type { ComponentInfo, PageNode, VerbMethod } from '../tree/page-node.ts';
@@ -241,9 +244,13 @@ function answerProps(props: unknown, route: PageRoute, ctx: RequestContext): Res
   }
   const trace = ctx.trace;
   if (trace === undefined) return render(route, props, ctx);
-  const component = isRenderComponent(props)
-    ? null
-    : ((selectedComponent(ctx.target) ?? route.pageComponent)?.name ?? null);
+  let component: string | null = null;
+  if (isAnswerWith(props) && (ctx.htmx.swapsIntoElement || !route.pageComponent)) {
+    component = answerOf(props).component.name || null;
+  } else if (!isRenderComponent(props)) {
+    const selected = isAnswerWith(props) ? route.pageComponent : selectedComponent(ctx.target);
+    component = (selected ?? route.pageComponent ?? route.node.fragment)?.name ?? null;
+  }
   return traceRender(trace, ctx.req, component, () => render(route, props, ctx));
 }
 
@@ -256,11 +263,18 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
   if (isRenderComponent(props)) {
     html = props[kElement];
   } else {
-    const selected = selectedComponent(ctx.target) ?? route.pageComponent;
+    let selected = selectedComponent(ctx.target) ?? route.pageComponent ?? node.fragment;
+    if (isAnswerWith(props)) {
+      const { component, props: own } = answerOf(props);
+      props = own;
+      // Its component for what htmx swaps into an element; the whole page for the rest (when there is one).
+      if (ctx.htmx.swapsIntoElement || !route.pageComponent) return answerComponent(route, component, own, ctx);
+      selected = route.pageComponent;
+    }
     if (!selected) {
       throw new Error(
-        `${node.fieldPath} has no page() to render its props with; add page(), or return renderComponent(...) ` +
-          `or a Response from props()`,
+        `${node.fieldPath} has no page() to render its props with; add page() or a fragment, or return ` +
+          `renderComponent(...) or a Response from props()`,
       );
     }
     if (selected === route.pageComponent) fragment = false;
@@ -268,6 +282,28 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
   return andThen(html, fragment && ctx.htmx.isHtmx ? withTheRegions : htmlResponse, route, ctx);
+}
+
+// What answerWith asked for: a component of this page (with the page as `this`) or a standalone function component.
+// A method of another page would run with the wrong `this`: refused, with what to give instead.
+function answerComponent(
+  route: PageRoute,
+  component: (props: never) => unknown,
+  props: unknown,
+  ctx: RequestContext,
+): Response | Promise<Response> {
+  const { node, page } = route;
+  const own = node.componentOf(component);
+  if (!own && ctx.tree.hasComponent(component)) {
+    const name = component.name || 'component';
+    throw new Error(
+      `answerWith(${name}): ${name} is a method of another page; answer with a component of ${node.fieldPath} ` +
+        `or a standalone function component`,
+    );
+  }
+  const fn = component as (this: PageObject | void, props: unknown) => unknown;
+  const html = own ? fn.call(page, props) : fn(props);
+  return andThen(html, ctx.htmx.isHtmx ? withTheRegions : htmlResponse, route, ctx);
 }
 
 // A fragment for htmx: what alsoRender asked for goes after it, by the time the render is done.

@@ -15,6 +15,13 @@
 //   true        todos-todo-list    HX-History-Restore-Request    → page       false
 //   true        todos-todo-list    HX-Request-Type: full         → page       false
 //   true        (none)             HX-Boosted: true              → page       false
+//
+// A page that declares `fragment = this.row` answers with it where the table says page but htmx swaps into an
+// element (no id: htmx 4's bare tag but "body", htmx 2's missing HX-Target; or an id of no component):
+//
+//   true        tr                 HX-Request-Type: partial      → row        true (the fragment)
+//   true        (none)                                           → row        true (htmx 2: no id, or HX-Location)
+//   true        contact-3                                        → row        true (an id of no component)
 
 import { kebab } from '../tree/names.ts';
 import type { ComponentInfo, PageNode } from '../tree/page-node.ts';
@@ -83,7 +90,9 @@ export function selectTarget(node: PageNode, hx: HtmxDetails): RenderTarget {
   const selected = id === null ? null : matchComponent(node.components, id);
   // A boosted request that names no component of this page is a navigation.
   if (!selected && hx.boosted) return new Target(node, id);
-  return new Target(node, id, selected, true);
+  // htmx swaps into an element that names no component (`closest tr`, `this`, an id of its own): the page's
+  // fragment, when it declares one, instead of a whole page inside that element.
+  return new Target(node, id, selected ?? node.fragment, true);
 }
 
 /**

@@ -76,6 +76,7 @@ export function collect(
       components: shape.components,
       verbs: shape.verbs,
       methods: shape.methods,
+      fragment: shape.fragment,
       name,
       title: tag.title,
       method,
@@ -94,6 +95,7 @@ export function collect(
     };
     if (typeof (page as { error?: unknown }).error === 'function') draft.errorPage = draft;
     checkVerbs(draft, tag.method);
+    checkFragment(draft);
     drafts.preorder.push(draft);
     for (const [field, value] of fields) {
       const childPath = `${fieldPath}.${field}`;
@@ -150,6 +152,17 @@ function checkVerbs(draft: Draft, ownMethod: string): void {
         `(props and page answer GET); remove "${draft.method}" from the tag`,
     );
   }
+}
+
+// A `fragment` field must name a component of its own page: what else would render the page's answer with its props?
+function checkFragment(draft: Draft): void {
+  if (draft.fragment !== null || !Object.hasOwn(draft.page, 'fragment')) return;
+  const value = (draft.page as { fragment?: unknown }).fragment;
+  const got = typeof value === 'function' ? 'fragment is not' : `fragment is ${typeof value}, not`;
+  throw new MountError(
+    draft.fieldPath,
+    `${got} a component of this page; give one of its own components, e.g. fragment = this.row`,
+  );
 }
 
 /**

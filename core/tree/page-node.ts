@@ -63,6 +63,11 @@ export interface PageShape {
   readonly verbs: readonly VerbMethod[];
   /** The method of each pattern it registers ("" for every method); none for groups and empty nodes. */
   readonly methods: readonly string[];
+  /**
+   * The name of the component its `fragment` field names (`fragment = this.row`), or null without one (or when the
+   * field names no component of the page: collect.ts refuses that at mount).
+   */
+  readonly fragment: string | null;
 }
 
 /**
@@ -82,7 +87,9 @@ export function readPage(page: object, method: string, hasChildren: boolean): Pa
   if (kind === 'page' && verbs.length > 0)
     methods = [...(renders ? ['GET'] : []), ...verbs.map((v) => v.toUpperCase())];
   else if (kind === 'page' || kind === 'handler') methods = [method];
-  return { kind, components, verbs, methods };
+  const named = Object.hasOwn(page, 'fragment') ? p.fragment : undefined;
+  const fragment = components.find((c) => c.fn === named)?.name ?? null;
+  return { kind, components, verbs, methods, fragment };
 }
 
 /** A route as mount knows it once the whole tree is read: everything its node holds but the links between nodes. */
@@ -127,6 +134,11 @@ export class PageNode {
    * null when the mount's error handler does.
    */
   readonly errorPage: PageNode | null;
+  /**
+   * The component its `fragment` field names (`fragment = this.row`): what an htmx request that swaps into an
+   * element naming none of its components gets (render-target.ts), instead of the whole page; null without one.
+   */
+  readonly fragment: ComponentInfo | null;
   readonly #fullPath: string;
 
   /** Field name; the root's class name. */
@@ -156,6 +168,7 @@ export class PageNode {
     this.kind = init.kind;
     this.verbs = init.verbs;
     this.components = init.components.map((c, i) => ({ name: c.name, fn: c.fn, kebab: c.kebab, id: init.ids[i]! }));
+    this.fragment = this.components.find((c) => c.name === init.fragment) ?? null;
     this.registered = this.kind === 'page' || this.kind === 'handler';
     this.compiled = init.patterns;
     this.patterns = init.patterns.map((p) => p.str);
@@ -191,6 +204,8 @@ export class PageNode {
 function findComponents(page: object): Omit<ComponentInfo, 'id'>[] {
   const found: Omit<ComponentInfo, 'id'>[] = [];
   const seen = new Set<string>();
+  // A `fragment` field names one of the page's components (PageNode.fragment); it is none itself.
+  if (Object.hasOwn(page, 'fragment')) seen.add('fragment');
   const add = (name: string, value: unknown) => {
     if (seen.has(name)) return;
     seen.add(name);
