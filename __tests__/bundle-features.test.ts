@@ -5,12 +5,15 @@
 // this test pins which files are in.
 
 import { build, type Plugin } from 'esbuild';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { repoRoot } from './support/package.ts';
 
 let dir: string;
-beforeAll(() => (dir = mkdtempSync(join(repoRoot, 'build', 'bundle-features-'))));
+beforeAll(() => {
+  mkdirSync(join(repoRoot, 'build'), { recursive: true }); // absent in a fresh clone
+  dir = mkdtempSync(join(repoRoot, 'build', 'bundle-features-'));
+});
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // 'pagetree' and its JSX runtime from the sources, as tsconfig.json's paths map them.
