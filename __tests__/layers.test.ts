@@ -7,7 +7,7 @@
 //   static/   static files, embedding, sendFile, conditional requests              → compress/, kernel/
 //   forms/    request bodies and their limits, parseForm, multipart                → kernel/, errors.ts
 //   live/     event streams, the hub and its brokers, live reload                  → mux/, kernel/
-//   tree/     the page tree: route tags, collecting, page nodes, ids, urlFor       → static/, mux/, kernel/, errors.ts
+//   tree/     the page tree: route tags, collecting, page nodes, ids, urlFor       → mux/, kernel/, errors.ts
 //   request/  the current request: what was asked (context, htmx details, target) → tree/, kernel/, errors.ts
 //   observe/  tracing, Server-Timing, the access log                               → request/, tree/, kernel/
 //   htmx/     htmx response helpers, regions, the request builder, htmx's config   → request/, tree/, kernel/
@@ -61,7 +61,7 @@ const below: Record<string, string[]> = {
   static: ['compress', 'kernel'],
   forms: ['kernel', 'core/errors.ts'],
   live: ['mux', 'kernel'],
-  tree: ['static', 'mux', 'kernel', 'core/errors.ts'],
+  tree: ['mux', 'kernel', 'core/errors.ts'],
   request: ['tree', 'kernel', 'core/errors.ts'],
   observe: ['request', 'tree', 'kernel'],
   htmx: ['request', 'tree', 'kernel', 'core/errors.ts'],
