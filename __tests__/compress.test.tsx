@@ -179,7 +179,7 @@ const identityOf = async (path: string, headers: Record<string, string> = {}) =>
   (await fetchRaw(mux, path, headers)).bytes;
 
 // Browsers' headers and the RFC 9110 12.5.3 corner cases → the coding chosen (null: as it is).
-const best = 'br'; // preferred over zstd and gzip on a tie
+const best = zstd ? 'zstd' : 'br'; // preferred on a tie: zstd where the runtime has it (issue 43), then br
 const negotiation: [string | undefined, string | null][] = [
   [undefined, null], // no header: as it is
   ['', null], // an empty header: no coding wanted
@@ -187,7 +187,7 @@ const negotiation: [string | undefined, string | null][] = [
   ['br', 'br'],
   ['GZIP', 'gzip'],
   ['x-gzip', 'gzip'],
-  ['gzip, deflate, br', best],
+  ['gzip, deflate, br', 'br'], // Safari
   ['gzip, deflate, br, zstd', best], // Chrome
   ['zstd', zstd ? 'zstd' : null],
   ['gzip;q=1, br;q=0.5', 'gzip'],

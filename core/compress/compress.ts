@@ -1,6 +1,8 @@
 // Compressed dynamic answers: what the page pipeline renders, compressed once for the client that asks.
 //
-//   Accept-Encoding: gzip, deflate, br, zstd   + 5 KiB of text/html  → Content-Encoding: br, Vary: …, Accept-Encoding
+//   Accept-Encoding: gzip, deflate, br, zstd   + 5 KiB of text/html  → zstd (br where the runtime has no zstd),
+//                                                                       Vary: …, Accept-Encoding
+//   Accept-Encoding: gzip, deflate, br         + 5 KiB of text/html  → br
 //   Accept-Encoding: gzip;q=1, br;q=0.5        + 5 KiB of text/html  → gzip (the client's weights first)
 //   Accept-Encoding: br;q=0, gzip;q=0          + 5 KiB of text/html  → as it is (nothing else acceptable)
 //   (no header), 204/304, 600 bytes, image/png, no-transform, already encoded, text/event-stream → as it is
@@ -11,10 +13,11 @@
 // compressed answer has its own Content-Length and a weak ETag (`"x"` → `W/"x"`: the bytes differ, the content
 // does not; If-None-Match compares weakly, so the page's own 304 keeps working).
 //
-// Bodies are compressed whole with zlib's sync functions: the pipeline renders the whole body before it answers, and
-// for a page of a few KiB one sync call costs less than a stream (bench/compress). A streamed page's body (marked by
-// `compressAsItStreams`, docs/streaming.md) is compressed as it streams, each chunk flushed at once (gzip Z_SYNC_FLUSH,
-// brotli BROTLI_OPERATION_FLUSH), so every boundary reaches the browser when it is ready (bench/streaming). node:zlib is taken at run time
+// Bodies are compressed whole, in one call (codecs.ts: the levels of each preset, and the contexts kept from answer
+// to answer): the pipeline renders the whole body before it answers, and for a page of a few KiB one call costs less
+// than a stream (bench/compress). A streamed page's body (marked by `compressAsItStreams`, docs/streaming.md) is
+// compressed as it streams, each chunk flushed at once (gzip Z_SYNC_FLUSH, brotli BROTLI_OPERATION_FLUSH), so every
+// boundary reaches the browser when it is ready (bench/streaming). node:zlib is taken at run time
 // (process.getBuiltinModule, as static-load.ts does): Node, Bun, Deno and workerd (nodejs_compat) have it; where
 // it is missing the answers go as they are. Event streams are left alone: they say `no-transform`, and one
 // compressor per open stream would cost memory per client and turn the fan-out's one set of bytes for every
@@ -24,19 +27,26 @@ import type { HandlerFunc, PageRequest } from '../kernel/request.ts';
 import { answerOf, answerResponse, type Answer } from '../kernel/answer.ts';
 import { qValue } from '../kernel/header-value.ts';
 import { optionalNodeModule } from '../kernel/node-modules.ts';
+import { codecsOf, presetOrder, presets, type Codec, type Encoding, type Preset } from './codecs.ts';
 
-/** A content coding pagetree can compress with (`zstd` only where the runtime has it: Node 22.15+, 23.8+). */
-export type Encoding = 'br' | 'zstd' | 'gzip';
+export type { Encoding } from './codecs.ts';
 
 /** Options of mount's `compress`. */
 export interface CompressOptions {
   /** Bodies smaller than this many bytes are sent as they are (default 1024: below, the headers outweigh the gain). */
   threshold?: number;
-  /** The codings offered, preferred first where the client weighs several alike (default `['br', 'zstd', 'gzip']`). */
+  /**
+   * The codings offered, preferred first where the client weighs several alike (default: the preset's order,
+   * `['zstd', 'br', 'gzip']`, or `['br', 'zstd', 'gzip']` for `'small'`).
+   */
   encodings?: readonly ('br' | 'zstd' | 'gzip')[];
+  /**
+   * How to weigh the server's CPU against the bytes sent (docs/compression.md): `'balanced'` (default: zstd 3,
+   * br 4, gzip 6), `'fast'` (zstd 1, br 2, gzip 1: for CPU dearer than bytes) or `'small'` (br 5 first, zstd 6,
+   * gzip 9: for bytes dearer than CPU).
+   */
+  preset?: 'balanced' | 'fast' | 'small';
 }
-
-type Codec = (body: string | Uint8Array, size: number) => Uint8Array;
 
 /** What an answer is compressed with, decided once at mount. */
 export interface Compression {
@@ -69,7 +79,13 @@ export function compression(option: boolean | CompressOptions | undefined): Comp
   if (!(Number.isInteger(threshold) && threshold >= 0)) {
     throw new TypeError(`compress.threshold ${String(threshold)} is not a number of bytes; give e.g. 1024`);
   }
-  const wanted = options.encodings ?? allEncodings;
+  const preset: Preset = options.preset ?? 'balanced';
+  if (!presets.includes(preset)) {
+    throw new TypeError(
+      `compress.preset ${JSON.stringify(preset)} is not one of ${presets.map((p) => JSON.stringify(p)).join(', ')}`,
+    );
+  }
+  const wanted = options.encodings ?? presetOrder(preset);
   for (const e of wanted) {
     if (!allEncodings.includes(e)) {
       throw new TypeError(`compress.encodings: ${JSON.stringify(e)} is not one of "br", "zstd", "gzip"`);
@@ -77,7 +93,7 @@ export function compression(option: boolean | CompressOptions | undefined): Comp
   }
   const zlib = optionalNodeModule('node:zlib');
   if (!zlib) return null;
-  const codecs = codecsOf(zlib);
+  const codecs = codecsOf(zlib, preset, wanted);
   const offered = wanted.filter((e) => codecs[e] !== undefined);
   if (offered.length === 0) return null;
   const streams = streamsOf(zlib);
@@ -163,24 +179,6 @@ function compressing(source: ReadableStream<Uint8Array>, z: Compressor): Readabl
 }
 
 function noop(): void {}
-
-// Levels for answers made per request (bench/compress, the example's page): gzip 6 (zlib's default: level 1 is no
-// faster on a few KiB), brotli 5 (smaller than gzip 6 for ~1.7x its time; 11, the static files' level, is ~50x),
-// zstd 3 (its default).
-function codecsOf(zlib: typeof import('node:zlib')): Partial<Record<Encoding, Codec>> {
-  const { constants } = zlib;
-  const codecs: Partial<Record<Encoding, Codec>> = {
-    gzip: (body) => zlib.gzipSync(body, { level: 6 }),
-    br: (body, size) =>
-      zlib.brotliCompressSync(body, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: size },
-      }),
-  };
-  // Node 22.15+ and 23.8+; typed by newer @types/node only.
-  const zstd = (zlib as { zstdCompressSync?: (body: string | Uint8Array) => Uint8Array }).zstdCompressSync;
-  if (typeof zstd === 'function') codecs.zstd = (body) => zstd(body);
-  return codecs;
-}
 
 // workerd: Cloudflare compresses at the edge (and `wrangler dev` not at all); Deno.serve compresses by itself.
 function compressesItself(): boolean {
