@@ -6,17 +6,19 @@
 //   compress/ compressed answers (negotiation, streaming compressor)               → kernel/
 //   static/   static files, embedding, sendFile, conditional requests              → compress/, kernel/
 //   forms/    request bodies and their limits, parseForm, multipart                → kernel/, errors.ts
-//   live/     event streams, the hub and its brokers, live reload                  → mux/, kernel/
 //   tree/     the page tree: route tags, collecting, page nodes, ids, urlFor       → mux/, kernel/, errors.ts
 //   request/  the current request: what was asked (context, htmx details, target) → tree/, kernel/, errors.ts
 //   observe/  tracing, Server-Timing, the access log                               → request/, tree/, kernel/
 //   htmx/     htmx response helpers, regions, the request builder, htmx's config   → request/, tree/, kernel/
-//   pipeline/ the page step: dispatch, answers, error pages, streaming             → htmx/ observe/ request/ tree/ forms/
-//                                                                                      compress/ mux/ kernel/ errors.ts
+//   live/     event streams, sockets, the hubs and their brokers, live reload     → request/, tree/, forms/, mux/,
+//                                                                                      kernel/
+//   pipeline/ the page step: dispatch, answers, error pages, streaming             → live/ htmx/ observe/ request/ tree/
+//                                                                                      forms/ compress/ mux/ kernel/ errors.ts
 //   auth/     cookies, sessions, login, passwords, throttle, cross-origin checks   → pipeline/ and below
 //   app/      mount: a page class and its options become a tree on a mux          → every feature above but live/
 //   node/     the node:http adapter                                                → pagetree/adapter (adapter.ts),
 //                                                                                      and ServeMux from mux/
+//   bun/      Bun.serve for a mux (pagetree/bun)                                   → kernel/ (its fetch answer)
 //   engines/  Postgres and Redis (pagetree/postgres, pagetree/redis)               → auth/, live/, kernel/
 //   bin/      the CLIs (pagetree-dev, pagetree-embed)                              → static/
 //   errors.ts the error classes                                                    → kernel/, mux/
@@ -60,12 +62,12 @@ const below: Record<string, string[]> = {
   compress: ['kernel'],
   static: ['compress', 'kernel'],
   forms: ['kernel', 'core/errors.ts'],
-  live: ['mux', 'kernel'],
+  live: ['request', 'tree', 'forms', 'mux', 'kernel'],
   tree: ['mux', 'kernel', 'core/errors.ts'],
   request: ['tree', 'kernel', 'core/errors.ts'],
   observe: ['request', 'tree', 'kernel'],
   htmx: ['request', 'tree', 'kernel', 'core/errors.ts'],
-  pipeline: ['htmx', 'observe', 'request', 'tree', 'forms', 'compress', 'mux', 'kernel', 'core/errors.ts'],
+  pipeline: ['live', 'htmx', 'observe', 'request', 'tree', 'forms', 'compress', 'mux', 'kernel', 'core/errors.ts'],
   auth: ['pipeline', 'htmx', 'observe', 'request', 'tree', 'forms', 'compress', 'mux', 'kernel', 'core/errors.ts'],
   app: [
     'auth',
@@ -82,6 +84,7 @@ const below: Record<string, string[]> = {
     'core/errors.ts',
   ],
   node: ['core/adapter.ts', 'mux'],
+  bun: ['kernel'],
   engines: ['auth', 'live', 'kernel'],
   bin: ['static'],
   'core/errors.ts': ['kernel', 'mux'],

@@ -30,6 +30,7 @@ import {
   PrivatePage,
   RegionsPage,
   SessionPage,
+  SocketPage,
   StreamPage,
   UploadPage,
   type ChaosDeps,
@@ -53,6 +54,7 @@ export class App {
   session = route('/session', SessionPage);
   login = route('/login', LoginPage);
   private = route('/private', PrivatePage);
+  socket = route('/socket', SocketPage);
 }
 
 /** The same pages on a mount without compression and with sessions in a server-side store. */
@@ -109,6 +111,8 @@ export const everyRoute: readonly FaultKind[] = [
   'slow',
   'pipeline',
 ];
+/** Faults of socket routes: the head faults, and WebSocket clients that misbehave after the upgrade. */
+export const socketFaults: readonly FaultKind[] = [...everyRoute, 'socket'];
 /** Faults of routes that read a body. */
 export const bodyFaults: readonly FaultKind[] = [...everyRoute, 'leave-body', 'bad-body', 'multipart'];
 
@@ -215,6 +219,13 @@ export const routes: readonly ChaosRoute[] = [
     ]),
     faults: bodyFaults,
     check: { method: 'GET', path: '/session', status: 200 },
+  },
+  {
+    name: 'socket',
+    mount: 'App.socket (a socket route: parseMessage, a SocketHub on the memory broker; throw / reject)',
+    requests: [get('/socket'), get('/socket?room=a')],
+    faults: socketFaults,
+    check: { method: 'GET', path: '/socket', status: 426 },
   },
   {
     name: 'login',

@@ -6,6 +6,7 @@
 
 import type { ChaosRoute, Target } from './app.tsx';
 import type { Rng } from './rng.ts';
+import { socketScript } from './socket-faults.ts';
 import {
   anyHeaders,
   boundary,
@@ -31,6 +32,8 @@ import {
  * - `conditional`: GET and HEAD with Range, If-None-Match, If-Range and If-Modified-Since mixed.
  * - `slow`: a normal request written a few bytes at a time, sometimes left half-written.
  * - `pipeline`: several requests in one write on a kept-alive connection, left after k bytes of the answers.
+ * - `socket`: a WebSocket upgrade, then frames a client should not send: floods, huge or cut frames, bad opcodes,
+ *   unmasked or invalid UTF-8 frames, or another site's Origin (socket-faults.ts); for socket routes.
  */
 export type FaultKind =
   | 'leave-headers'
@@ -42,7 +45,8 @@ export type FaultKind =
   | 'cookies'
   | 'conditional'
   | 'slow'
-  | 'pipeline';
+  | 'pipeline'
+  | 'socket';
 
 /** One connection's part: what to write, then how it leaves, and what its answer must not be. */
 export interface Script {
@@ -284,6 +288,22 @@ export function script(rng: Rng, route: ChaosRoute, fault: FaultKind): Script {
       }
       const k = rng.size(0, 300_000);
       return read(text, `pipelined ${lines.join(', ')}; left after ${k} answer bytes`, k);
+    }
+    case 'socket': {
+      const play = socketScript(rng, target.path);
+      const crossSite = play.label.includes("another site's page");
+      // Another site's page must never get a socket; a page of its own always gets one (or the answer was cut).
+      const oracle = (status: number) =>
+        crossSite && status !== 403
+          ? `a cross-site upgrade answered ${status}, not 403`
+          : !crossSite && status !== 101
+            ? `an upgrade answered ${status}, not 101`
+            : undefined;
+      return {
+        ...read('', play.label, play.leaveAfterWrites ? 0 : rng.size(1, 1 << 16), { oracle }),
+        writes: play.writes,
+        leave: play.leaveAfterWrites ? 'after-writes' : 'after-read',
+      };
     }
   }
 }

@@ -5,6 +5,8 @@
 //   /stream?part=big|reject|session&delay=5   a streamed page: a ~100 KB and a 20 KB <Suspense> part
 //   /regions?then=ok|redirect|error|fail|reject   POST: alsoRender(region, <AsyncCount/>), then the action ends so
 //   /async?case=ok|reject|beside-throw|slow    async components, one that rejects, one beside a sync throw
+//   /socket?case=ok|throw|reject               a socket route: messages validated, published through a SocketHub
+//                                               on the memory broker; a message {"text":"throw"} makes it fail
 
 import { z } from 'zod';
 import {
@@ -29,6 +31,7 @@ import {
   type PageRequest,
 } from '../../core/index.ts';
 import { MethodField } from '../../core/forms/method-override.ts';
+import { parseMessage, SocketHub, type Socket } from '../../core/live/index.ts';
 
 const query = (req: PageRequest) => new URL(req.url).searchParams;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -361,5 +364,46 @@ export class PrivatePage {
 
   page() {
     return <p>private</p>;
+  }
+}
+
+const Chat = z.object({ text: z.string().trim().min(1).max(200) });
+
+// A chat as docs/websockets.md writes one: open sends the form and follows the hub; a valid message is published on the
+// memory broker and every socket gets it rendered once; an invalid one gets its form back; "throw"/"reject" fail.
+export class SocketPage {
+  readonly #hub: SocketHub;
+  readonly #broker: Broker;
+
+  constructor(deps: ChaosDeps) {
+    this.#broker = deps.brokers.memory!;
+    this.#hub = new SocketHub({
+      broker: this.#broker,
+      topic: 'chaos-socket',
+      render: async (m) => {
+        await sleep(0);
+        return <li safe>{m.data}</li>;
+      },
+    });
+  }
+
+  props(req: PageRequest) {
+    return { room: query(req).get('room') ?? 'main' };
+  }
+
+  open(socket: Socket, props: { room: string }) {
+    socket.subscribe(this.#hub);
+    return socket.send(<p safe>{props.room}</p>);
+  }
+
+  async message(socket: Socket, data: string) {
+    const form = await parseMessage(data, Chat);
+    if (!form.ok) {
+      await socket.send(<em safe>{form.errors.text?.[0] ?? form.formErrors[0]}</em>);
+      return;
+    }
+    if (form.data.text === 'throw') throw new Error('chaos: a socket handler that throws');
+    if (form.data.text === 'reject') await Promise.reject(new Error('chaos: a socket handler that rejects'));
+    await this.#broker.publish('chaos-socket', form.data.text);
   }
 }

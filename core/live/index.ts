@@ -7,3 +7,7 @@
 export { EventHub, eventStream, type EventStream, type EventStreamOptions, type HubFeed } from './event-stream.ts';
 export { MemoryBroker, Subscriptions, type Broker, type BrokerMessage } from './broker.ts';
 export { liveReload } from './live-reload.ts';
+export { SocketHub, type SocketFeed } from './socket-hub.ts';
+export { parseMessage, type MessageResult } from './socket-message.ts';
+export type { SocketPage } from './socket-route.ts';
+export type { SendOptions, Socket, SocketLimits, SocketRegion, RegionTarget } from './socket.ts';

@@ -6,9 +6,9 @@
 // 400/431 itself, a bad Host gets 400, a handler that throws or rejects gets
 // a 500 with no detail, and a client that goes away mid-response is dropped.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ServerResponse, type IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
-import { Readable } from 'node:stream';
+import { Readable, type Duplex } from 'node:stream';
 import { pipeline } from 'node:stream';
 import {
   answerOf,
@@ -18,11 +18,13 @@ import {
   requestFacts,
   serveHandler,
   takeEvents,
+  takeSocket,
   textError,
   type Answer,
   type EventSink,
   type Handler,
   type Logger,
+  type SocketEndpoint,
 } from '../adapter.ts';
 // ServeMux, a name of the root entry, from its own file: the root would load every feature (layers.test.ts).
 import { ServeMux } from '../mux/serve-mux.ts';
@@ -67,6 +69,79 @@ export function loggerFor(handler: Handler | ServeMux, options: ListenerOptions)
  * @example http.createServer(toNodeListener(mux)).listen(3000)
  */
 export function toNodeListener(handler: Handler | ServeMux, options: ListenerOptions = {}): NodeListener {
+  return listenerWith(handler, options, send);
+}
+
+/**
+ * The `upgrade` listener of a node server: the request is routed as any other; a socket route's answer (its
+ * endpoint) is opened by `open` (websocket.ts), any other answer written on the socket, which then closes.
+ * @example server.on('upgrade', toUpgradeListener(mux, {}, (endpoint, incoming, socket, head) => sockets.open(…)))
+ */
+export function toUpgradeListener(
+  handler: Handler | ServeMux,
+  options: ListenerOptions,
+  open: (endpoint: SocketEndpoint, incoming: IncomingMessage, socket: Duplex, head: Buffer) => boolean,
+): (incoming: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  const heads = new WeakMap<IncomingMessage, Buffer>();
+  const listener = listenerWith(handler, options, (outgoing, req, res, logger) => {
+    const endpoint = takeSocket(res);
+    const socket = outgoing.socket;
+    if (endpoint && socket && !outgoing.destroyed && !outgoing.headersSent) {
+      outgoing.detachSocket(socket);
+      if (open(endpoint, outgoing.req, socket, heads.get(outgoing.req) ?? Buffer.alloc(0))) return;
+      outgoing.assignSocket(socket); // ws is not installed: the answer says so (a 501)
+    }
+    send(outgoing, req, res, logger);
+  });
+  return (incoming, socket, head) => {
+    if (!opensWebSocket(incoming)) {
+      reparse(incoming, socket, head);
+      return;
+    }
+    // Node took its own listeners off an upgraded socket, its error listener too: a reset must not end the process.
+    socket.on('error', () => socket.destroy());
+    heads.set(incoming, head);
+    const outgoing = new ServerResponse(incoming);
+    outgoing.shouldKeepAlive = false;
+    outgoing.assignSocket(socket as Socket);
+    // Nothing follows an answer that did not upgrade: the connection closes once it is written.
+    outgoing.once('finish', () => socket.end());
+    listener(incoming, outgoing);
+  };
+}
+
+// Whether an upgrade request asks for a WebSocket (GET, Upgrade: websocket): the only upgrade a route answers.
+function opensWebSocket(incoming: IncomingMessage): boolean {
+  return incoming.method === 'GET' && /^\s*websocket\s*$/i.test(incoming.headers.upgrade ?? '');
+}
+
+// Any other upgrade (curl --http2's `Upgrade: h2c`, on a POST too) is served as the plain request it also is, as node
+// serves it when the server has no upgrade listener: with a listener node hands over the socket with the head parsed
+// and the body unread, so the head is written again without its Upgrade and put back in front of the body, and the
+// socket given to the server as a new connection, whose parser reads the request as any other (body, keep-alive).
+function reparse(incoming: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const server = (incoming.socket as Socket & { server?: { emit(event: string, socket: Duplex): boolean } }).server;
+  if (!server) {
+    socket.destroy();
+    return;
+  }
+  let text = `${incoming.method} ${incoming.url} HTTP/${incoming.httpVersion}\r\n`;
+  const raw = incoming.rawHeaders;
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i]!.toLowerCase();
+    if (name === 'upgrade' || name === 'connection') continue;
+    text += `${raw[i]}: ${raw[i + 1]}\r\n`;
+  }
+  socket.unshift(Buffer.concat([Buffer.from(text + '\r\n', 'latin1'), head]));
+  server.emit('connection', socket);
+}
+
+// The listener, with what it does with the handler's answer (`deliver`): send it, or open a socket with it.
+function listenerWith(
+  handler: Handler | ServeMux,
+  options: ListenerOptions,
+  deliver: (outgoing: ServerResponse, req: Request, res: Response, logger: Logger) => void,
+): NodeListener {
   const maxBodySize = options.maxBodySize ?? 10 * 1024 * 1024;
   const logger = loggerFor(handler, options);
   const call =
@@ -101,11 +176,11 @@ export function toNodeListener(handler: Handler | ServeMux, options: ListenerOpt
     }
     if (res instanceof Promise) {
       res.then(
-        (r) => send(outgoing, req, r, logger),
+        (r) => deliver(outgoing, req, r, logger),
         (err: unknown) => fail(outgoing, req, err, logger),
       );
     } else {
-      send(outgoing, req, res, logger);
+      deliver(outgoing, req, res, logger);
     }
   };
 }

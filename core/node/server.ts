@@ -11,7 +11,8 @@
 import { Server, type ServerOptions } from 'node:http';
 import { consoleLogger, type Handler, type Logger } from '../adapter.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
-import { loggerFor, toNodeListener, type ListenerOptions, type NodeListener } from './listener.ts';
+import { loggerFor, toNodeListener, toUpgradeListener, type ListenerOptions, type NodeListener } from './listener.ts';
+import { WebSockets } from './websocket.ts';
 import { shutDown, shutdownOf, type Shutdown } from './shutdown.ts';
 
 /** serve()'s default `maxConnections` (see there). */
@@ -115,6 +116,12 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
     options.shutdownTimeout ?? 10_000,
   );
   server.maxConnections = options.maxConnections ?? defaultMaxConnections;
+  // WebSockets: an upgrade request is routed as any other; a socket route's answer opens the socket (websocket.ts).
+  const sockets = new WebSockets(logger, shutdownOf(server, logger));
+  server.on(
+    'upgrade',
+    toUpgradeListener(handler, options, (...args) => sockets.open(...args)),
+  );
   let warned = 0;
   server.on('drop', () => {
     if (Date.now() - warned < 60_000) return;

@@ -5,6 +5,8 @@
 //   other pages     → props  = await page.props(req, target)    (once; post/put/patch/delete for their methods)
 //                     html   = await page.page(props) | the selected partial(props)
 //                     200 text/html, Vary: HX-Request, HX-Target, HX-Request-Type
+//   socket route    → an upgrade request: props once, then a WebSocket whose open/message/close get them
+//                     (live/socket-route.ts); a plain GET renders page(), or 426 without one
 //   any failure     → handleError (error-answer.ts): a Response as is, else the nearest error() at or above
 //                     the node, else the error handler, with the same target, + Vary (page-answer.ts)
 //   stream = true   → a full page goes out up to its <Suspense> boundaries at once, each boundary as it resolves
@@ -42,6 +44,7 @@ import { boundaryError, handleError } from './error-answer.ts';
 import type { RouteHandlerOptions } from './handler-options.ts';
 import { htmlHeaders, htmxStreamHeaders, withContext, withVary } from './page-answer.ts';
 import { andThen, orElse } from './then.ts';
+import { socketAnswer, socketRoute, socketRefusal, type SocketRoute } from '../live/socket-route.ts';
 
 const kElement = Symbol('pagetree.renderComponent');
 
@@ -91,6 +94,8 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
     pageComponent: node.components.find((c) => c.name === 'page') ?? null,
     stream: stream === true && node.kind === 'page',
     options,
+    // A socket route (a page with message()): its upgrade requests open a WebSocket (live/socket-route.ts).
+    socket: options.answer === 'props' ? socketRoute(node, options.logger) : undefined,
   };
   let inner: HandlerFunc =
     node.kind === 'handler'
@@ -192,6 +197,8 @@ interface PageRoute {
   /** The page says `stream = true`. */
   readonly stream: boolean;
   readonly options: RouteHandlerOptions;
+  /** Set for a socket route: its limits, read once. */
+  readonly socket: SocketRoute | undefined;
 }
 
 // The page layer's boundary: what `run(arg)` answers, or its failure (thrown, or rejected) through handleError. The
@@ -226,6 +233,9 @@ function pageStep(route: PageRoute, ctx: RequestContext): Response | Promise<Res
 
 function propsThenRender(route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
   const { page } = route;
+  // A socket route refuses a cross-site upgrade (403), and a plain GET when it has no page() to show (426).
+  const refused = route.socket && socketRefusal(ctx.req, route.pageComponent !== null);
+  if (refused) return refused;
   const method = page[route.answer] as PageObject['props'];
   const trace = ctx.trace;
   const props = !method
@@ -242,6 +252,7 @@ function answerProps(props: unknown, route: PageRoute, ctx: RequestContext): Res
     dropRegions(ctx, route.options.logger); // a redirect, a 204: no region goes along
     return withVary(withContext(props, ctx, 'props()'));
   }
+  if (route.socket?.upgrade(ctx.req)) return socketAnswer(route.socket, props, ctx);
   const trace = ctx.trace;
   if (trace === undefined) return render(route, props, ctx);
   let component: string | null = null;

@@ -13,7 +13,7 @@
 
 import { MountError, PatternError } from '../errors.ts';
 import type { Pattern } from '../mux/pattern.ts';
-import { readPage, type PageNodeInit } from './page-node.ts';
+import { isSocketPage, readPage, type PageNodeInit } from './page-node.ts';
 import { composePath, isRoute, parseTag, routePatterns } from './route.ts';
 
 /** A route while mount reads the tree: everything its node will hold, filled in as mount learns it. */
@@ -95,6 +95,7 @@ export function collect(
     };
     if (typeof (page as { error?: unknown }).error === 'function') draft.errorPage = draft;
     checkVerbs(draft, tag.method);
+    checkSocket(draft);
     checkFragment(draft);
     drafts.preorder.push(draft);
     for (const [field, value] of fields) {
@@ -152,6 +153,16 @@ function checkVerbs(draft: Draft, ownMethod: string): void {
         `(props and page answer GET); remove "${draft.method}" from the tag`,
     );
   }
+}
+
+// A WebSocket opens with a GET request (RFC 6455 §4.1): a socket route under another method could never open.
+function checkSocket(draft: Draft): void {
+  if (!isSocketPage(draft.page) || draft.method === '' || draft.method === 'GET') return;
+  throw new MountError(
+    draft.fieldPath,
+    `defines message(), a socket route, but its route says ${draft.method}: a WebSocket opens with GET; ` +
+      `write the tag as 'GET /path' or without a method`,
+  );
 }
 
 // A `fragment` field must name a component of its own page: what else would render the page's answer with its props?

@@ -79,13 +79,16 @@ export function readPage(page: object, method: string, hasChildren: boolean): Pa
   const p = page as Record<string, unknown>;
   const verbs = verbMethods.filter((v) => typeof p[v] === 'function');
   const renders = components.length > 0 || typeof p.props === 'function';
+  // A socket route (live/socket.ts): opened by a GET upgrade request, so it registers GET as props does.
+  const socket = isSocketPage(page);
   let kind: NodeKind;
   if (typeof p.serveHTTP === 'function') kind = 'handler';
-  else if (renders || verbs.length > 0) kind = 'page';
+  else if (renders || verbs.length > 0 || socket) kind = 'page';
   else kind = hasChildren ? 'group' : 'empty';
   let methods: string[] = [];
   if (kind === 'page' && verbs.length > 0)
-    methods = [...(renders ? ['GET'] : []), ...verbs.map((v) => v.toUpperCase())];
+    methods = [...(renders || socket ? ['GET'] : []), ...verbs.map((v) => v.toUpperCase())];
+  else if (kind === 'page' && socket) methods = ['GET'];
   else if (kind === 'page' || kind === 'handler') methods = [method];
   const named = Object.hasOwn(page, 'fragment') ? p.fragment : undefined;
   const fragment = components.find((c) => c.fn === named)?.name ?? null;
@@ -199,6 +202,17 @@ export class PageNode {
   }
 }
 
+/**
+ * Whether a page is a socket route: it defines `message()` (and maybe `open()`, `close()`), which then are no
+ * components, and an upgrade request to it opens a WebSocket (pipeline/dispatch.ts).
+ * @example isSocketPage(new ChatSocket()) // → true
+ */
+export function isSocketPage(page: object): boolean {
+  return typeof (page as { message?: unknown }).message === 'function';
+}
+
+const socketMethods = new Set(['open', 'message', 'close']);
+
 // The rendering methods of a page, in declaration order: own function fields
 // first (instances given as object literals), then the prototype chain.
 function findComponents(page: object): Omit<ComponentInfo, 'id'>[] {
@@ -206,6 +220,7 @@ function findComponents(page: object): Omit<ComponentInfo, 'id'>[] {
   const seen = new Set<string>();
   // A `fragment` field names one of the page's components (PageNode.fragment); it is none itself.
   if (Object.hasOwn(page, 'fragment')) seen.add('fragment');
+  if (isSocketPage(page)) for (const name of socketMethods) seen.add(name);
   const add = (name: string, value: unknown) => {
     if (seen.has(name)) return;
     seen.add(name);

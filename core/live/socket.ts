@@ -1,0 +1,410 @@
+// WebSockets (issue 44): one open connection of a socket route, between the page's methods and a runtime's socket.
+//
+//   upgrade request → the page's props(req) → upgradeAnswer(endpoint)       a Response that carries the endpoint
+//   the adapter     → takeSocket(res) → endpoint.open(peer)                  (node: ws; next: Bun, Deno, workerd)
+//                     connection.message(text) per frame, connection.closed(code, reason) once
+//   the page        → open(socket, props), message(socket, data, props), close(socket, code, reason)
+//                     socket.send(<List />, { regions: [[this.count, <Count n={3} />]] })
+//
+//   socket.send(html)  → one text frame: html, then each region as <div id="…" hx-swap-oob="innerHTML">…</div>,
+//                        which htmx 4's hx-ws swaps (the html into the hx-ws element or hx-target, the regions by
+//                        id) and htmx 2's ws extension swaps (every top-level element by its id)
+//
+// The runtime-neutral half: no node import, so an adapter is the ~50 lines that turn its runtime's socket into a
+// SocketPeer and call `message`/`closed`. The adapter owns what its runtime does best (the frame size limit, closing
+// with 1009; ping/pong and the idle timeout); this file owns what every runtime needs the same: a cap on what waits
+// for a slow client (1013), the per-connection rate limit (1008), the order of sends, and failures (1011).
+
+import type { Logger } from '../kernel/logger.ts';
+
+/** The limits of a socket route: a page's `socketLimits` field, each value optional. */
+export interface SocketLimits {
+  /** The largest message a client may send, in bytes (default 64 KiB); a larger one closes the socket with 1009. */
+  maxMessage?: number;
+  /** Bytes that may wait for a slow client (default 1 MiB); past it the socket closes with 1013 (try again later). */
+  maxQueued?: number;
+  /** Milliseconds between pings (default 30000); a peer that has not answered the last one by the next is closed. */
+  idle?: number;
+  /** Messages a client may send per second, on average (default 20). */
+  rate?: number;
+  /** Messages a client may send at once, above the rate (default 40); past it the socket closes with 1008. */
+  burst?: number;
+}
+
+const defaults: Required<SocketLimits> = {
+  maxMessage: 64 * 1024,
+  maxQueued: 1024 * 1024,
+  idle: 30_000,
+  rate: 20,
+  burst: 40,
+};
+
+/**
+ * What an adapter gives the core for one open socket: its runtime's WebSocket, seen through three members.
+ * @example const peer: SocketPeer = { send: (d) => ws.send(d, { binary: false }), close: (c, r) => ws.close(c, r), get bufferedAmount() { return ws.bufferedAmount } }
+ */
+export interface SocketPeer {
+  /** Sends one text frame: a string, or its UTF-8 bytes (the same bytes for every socket of a fan-out). */
+  send(data: string | Uint8Array): void;
+  /** Starts the closing handshake with `code` and `reason`. */
+  close(code: number, reason: string): void;
+  /** Bytes sent and not yet written to the network: what waits for the client. */
+  readonly bufferedAmount: number;
+}
+
+/** What an adapter calls for one open socket, as its runtime reports frames and the end. */
+export interface SocketConnection {
+  /** One whole message from the client (a text frame's text; a binary frame's bytes). */
+  message(data: string | Uint8Array): void;
+  /** The socket has closed (`code` 1006 when it was not closed cleanly); call it once. */
+  closed(code: number, reason: string): void;
+}
+
+/** A socket route's answer to an upgrade request, which an adapter takes with `takeSocket`. */
+export interface SocketEndpoint {
+  /** The route's limits, defaults filled in: the adapter applies `maxMessage` and `idle`. */
+  readonly limits: Readonly<Required<SocketLimits>>;
+  /** The upgrade is done: the page's `open` runs with a Socket on `peer`. */
+  open(peer: SocketPeer): SocketConnection;
+}
+
+/** The page methods a socket runs, bound to the upgrade request's props and context (pipeline/dispatch.ts). */
+export interface SocketHandlers {
+  open?: (socket: Socket) => unknown;
+  message: (socket: Socket, data: string) => unknown;
+  close?: (socket: Socket, code: number, reason: string) => unknown;
+  /** The element id of a region target (`id(this.count)` in the upgrade request's context). */
+  idOf: (target: RegionTarget) => string;
+  /** Names the route in log lines: "App.chat (GET /chat)". */
+  readonly name: string;
+  readonly logger: Logger;
+}
+
+/** Where a region goes: a page method or component (its `id()`), or an element id. */
+export type RegionTarget = ((...args: never[]) => unknown) | string;
+
+/** One more region in a message: its target, its HTML, and how htmx swaps it (default innerHTML). */
+export type SocketRegion = readonly [target: RegionTarget, html: string | Promise<string>, swap?: string];
+
+/** Options of `socket.send`. */
+export interface SendOptions {
+  /** Other regions rendered into the same message, each swapped by its id (alsoRender for sockets). */
+  regions?: readonly SocketRegion[];
+}
+
+const answers = new WeakMap<Response, SocketEndpoint>();
+
+/**
+ * The answer a socket route gives an upgrade request: a Response an adapter that can upgrade takes the endpoint
+ * from (`takeSocket`); one that cannot sends it as it is, a 501 that says so.
+ * @example return upgradeAnswer(endpoint) // node's serve(): 101 Switching Protocols, then endpoint.open(peer)
+ */
+export function upgradeAnswer(endpoint: SocketEndpoint): Response {
+  const res = new Response('Not Implemented: this server cannot open WebSockets; serve with pagetree/node', {
+    status: 501,
+    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+  });
+  answers.set(res, endpoint);
+  return res;
+}
+
+/**
+ * The socket endpoint a response carries (a socket route's answer to an upgrade request), or undefined for any
+ * other answer: that one is sent as it is (a 403 for another site's page, a 404, a redirect from props).
+ * @example const endpoint = takeSocket(res); if (endpoint) upgrade(socket, endpoint); else write(res)
+ */
+export function takeSocket(res: Response): SocketEndpoint | undefined {
+  return answers.get(res);
+}
+
+/**
+ * Whether a request asks to open a WebSocket: GET with `Upgrade: websocket`.
+ * @example isUpgrade(new Request(url, { headers: { upgrade: 'websocket' } })) // → true
+ */
+export function isUpgrade(req: Request): boolean {
+  return req.method === 'GET' && /^websocket$/i.test(req.headers.get('upgrade')?.trim() ?? '');
+}
+
+/**
+ * The socket endpoint of a socket route: its limits, and the connection each upgrade opens.
+ * @example upgradeAnswer(socketEndpoint(handlers, resolveSocketLimits(page.socketLimits, 'App.chat')))
+ */
+export function socketEndpoint(handlers: SocketHandlers, limits: Required<SocketLimits>): SocketEndpoint {
+  return { limits, open: (peer) => new Connection(peer, handlers, limits).start() };
+}
+
+/**
+ * A route's limits with the defaults filled in; one that is not a positive number is an error naming the route.
+ * @example resolveSocketLimits({ maxMessage: 1024 }, 'App.chat').burst // → 40
+ */
+export function resolveSocketLimits(limits: SocketLimits | undefined, name: string): Required<SocketLimits> {
+  const out = { ...defaults };
+  for (const key of Object.keys(defaults) as (keyof SocketLimits)[]) {
+    const value = limits?.[key];
+    if (value === undefined) continue;
+    if (!(typeof value === 'number' && value > 0 && value < 2 ** 31)) {
+      throw new TypeError(
+        `${name}: socketLimits.${key} ${String(value)} is not a positive number; give e.g. ${defaults[key]}`,
+      );
+    }
+    out[key] = value;
+  }
+  return out;
+}
+
+const written = Promise.resolve(true);
+const dropped = Promise.resolve(false);
+const noop = () => {};
+
+/**
+ * One open WebSocket, as a socket route's methods see it: send rendered HTML, join hubs, close.
+ * @example socket.send(<CommentList comments={list} />, { regions: [[this.count, <b safe>{list.length}</b>]] })
+ */
+export interface Socket {
+  /** The htmx that sent the last message: 2 (`HEADERS`), 4 (`headers`), or undefined before any. */
+  readonly htmx: 2 | 4 | undefined;
+  /** Aborts when the socket closes, for whatever reason. */
+  readonly signal: AbortSignal;
+  /**
+   * Sends one message: `html` (a JSX element, a string or a Promise of one) and the regions after it. Messages go
+   * out in send() order. Resolves true once handed to the socket, false when it has closed; never rejects (a render
+   * that fails is logged and closes the socket with 1011). A region whose target has no id throws, as id() does.
+   * @example await socket.send(<CommentList comments={list} />) // → true
+   */
+  send(html: string | Promise<string>, options?: SendOptions): Promise<boolean>;
+  /**
+   * Follows a hub (`SocketHub`): what it sends reaches this socket, until the socket closes or the returned
+   * function is called.
+   * @example socket.subscribe(comments)
+   */
+  subscribe(hub: { join(socket: Socket): () => void }): () => void;
+  /**
+   * Closes the socket (default 1000, a normal close); nothing is sent after it.
+   * @example socket.close(1000, 'bye')
+   */
+  close(code?: number, reason?: string): void;
+}
+
+// What a hub writes with: the same encoded bytes to every socket (true when handed over, false when closed).
+const byteSenders = new WeakMap<Socket, (bytes: Uint8Array) => boolean | Promise<boolean>>();
+
+/**
+ * Sends the UTF-8 bytes of one message to `socket`, as encoded once for every socket of a hub.
+ * @example sendBytes(socket, bytes) // → true
+ */
+export function sendBytes(socket: Socket, bytes: Uint8Array): boolean | Promise<boolean> {
+  return byteSenders.get(socket)?.(bytes) ?? false;
+}
+
+/** The socket as its connection holds it: `htmx` is written as messages come. */
+type OwnSocket = Socket & { htmx: 2 | 4 | undefined };
+
+function socketOf(connection: Connection): OwnSocket {
+  const socket: OwnSocket = {
+    htmx: undefined,
+    signal: connection.aborter.signal,
+    send: (html, options) => connection.send(html, options?.regions),
+    subscribe(hub) {
+      const leave = hub.join(socket);
+      if (socket.signal.aborted) {
+        leave();
+        return noop;
+      }
+      socket.signal.addEventListener('abort', leave, { once: true });
+      return () => {
+        socket.signal.removeEventListener('abort', leave);
+        leave();
+      };
+    },
+    close: (code = 1000, reason = '') => connection.end(code, reason),
+  };
+  byteSenders.set(socket, (bytes) => connection.sendBytes(bytes));
+  return socket;
+}
+
+/** One connection's state: the limits at work, the order of sends and of messages, and its one end. */
+class Connection {
+  readonly aborter = new AbortController();
+  readonly socket: OwnSocket;
+  readonly #peer: SocketPeer;
+  readonly #handlers: SocketHandlers;
+  readonly #limits: Required<SocketLimits>;
+  #ended = false;
+  #closeRan = false;
+  /** The last send still rendering; later sends wait behind it. */
+  #tail: Promise<boolean> | undefined;
+  /** The message being handled, and how many wait behind it: the page sees one message at a time, in order. */
+  #inbox: Promise<void> = Promise.resolve();
+  #waiting = 0;
+  // A token bucket: `burst` messages at once, refilled at `rate` per second.
+  #tokens: number;
+  #filled = Date.now();
+
+  constructor(peer: SocketPeer, handlers: SocketHandlers, limits: Required<SocketLimits>) {
+    this.#peer = peer;
+    this.#handlers = handlers;
+    this.#limits = limits;
+    this.#tokens = limits.burst;
+    this.socket = socketOf(this);
+  }
+
+  start(): SocketConnection {
+    // Messages wait for open() (it may subscribe, or load what they need); #run's promise never rejects.
+    this.#inbox = this.#run('open', () => this.#handlers.open?.(this.socket)) ?? this.#inbox;
+    return { message: (data) => this.#message(data), closed: (code, reason) => this.#closed(code, reason) };
+  }
+
+  #message(data: string | Uint8Array): void {
+    if (this.#ended) return;
+    if (typeof data !== 'string') return this.end(1003, 'text messages only');
+    // The adapter's limit counts bytes of the frame already; this counts a runtime that has none (UTF-16 length ≤ bytes).
+    if (data.length > this.#limits.maxMessage) return this.end(1009, 'message too big');
+    const now = Date.now();
+    this.#tokens = Math.min(this.#limits.burst, this.#tokens + ((now - this.#filled) / 1000) * this.#limits.rate);
+    this.#filled = now;
+    if (this.#tokens < 1 || this.#waiting >= this.#limits.burst) return this.end(1008, 'too many messages');
+    this.#tokens--;
+    this.#waiting++;
+    this.#inbox = this.#inbox.then(() => {
+      this.#waiting--;
+      if (this.#ended) return;
+      this.socket.htmx = htmxOf(data) ?? this.socket.htmx;
+      return this.#run('message', () => this.#handlers.message(this.socket, data));
+    });
+  }
+
+  // Runs a page method: a throw or a rejection is logged once and closes the socket with 1011 (htmx reconnects, and
+  // open() draws the page's state afresh); the returned promise never rejects.
+  #run(method: 'open' | 'message', fn: () => unknown): Promise<void> | undefined {
+    const fail = (err: unknown) => {
+      if (this.#ended) return;
+      this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: ${method}() failed; closing the socket:`, err);
+      this.end(1011, 'internal error');
+    };
+    let result: unknown;
+    try {
+      result = fn();
+    } catch (err) {
+      fail(err);
+      return undefined;
+    }
+    if (result instanceof Promise) return result.then(noop, fail);
+    return undefined;
+  }
+
+  #closed(code: number, reason: string): void {
+    this.#ended = true;
+    this.#tail = undefined;
+    if (!this.aborter.signal.aborted) this.aborter.abort();
+    if (this.#closeRan) return;
+    this.#closeRan = true;
+    const close = this.#handlers.close;
+    if (!close) return;
+    const log = (err: unknown) => this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: close() failed:`, err);
+    try {
+      const result = close(this.socket, code, reason);
+      if (result instanceof Promise) result.catch(log);
+    } catch (err) {
+      log(err);
+    }
+  }
+
+  /** Ends the socket from this side: nothing more is sent; the page's close() runs once the peer has closed. */
+  end(code: number, reason: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#tail = undefined;
+    this.aborter.abort();
+    try {
+      this.#peer.close(code, reason);
+    } catch (err) {
+      this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: closing the socket failed:`, err);
+    }
+  }
+
+  send(html: string | Promise<string>, regions: readonly SocketRegion[] | undefined): Promise<boolean> {
+    // Each render is observed now: one that fails before its turn (or never gets one: the socket closed, a region
+    // without an id threw) is no unhandled rejection; its failure is handled in its turn below.
+    if (typeof html !== 'string') Promise.resolve(html).catch(noop);
+    for (const r of regions ?? []) if (typeof r[1] !== 'string') Promise.resolve(r[1]).catch(noop);
+    if (this.#ended) return dropped;
+    const text = regions && regions.length > 0 ? this.#withRegions(html, regions) : html;
+    if (typeof text === 'string' && this.#tail === undefined) return this.#write(text) ? written : dropped;
+    if (typeof text !== 'string') Promise.resolve(text).catch(noop);
+    const p: Promise<boolean> = (this.#tail ?? written)
+      .then(() => text)
+      .then(
+        (t) => {
+          if (this.#tail === p) this.#tail = undefined;
+          if (typeof t === 'string') return this.#write(t);
+          this.#failed(new TypeError(`socket.send() got ${typeof t}, not an HTML string`));
+          return false;
+        },
+        (err: unknown) => {
+          if (this.#tail === p) this.#tail = undefined;
+          this.#failed(err);
+          return false;
+        },
+      );
+    this.#tail = p;
+    return p;
+  }
+
+  sendBytes(bytes: Uint8Array): boolean | Promise<boolean> {
+    if (this.#ended) return false;
+    if (this.#tail === undefined) return this.#write(bytes);
+    const p: Promise<boolean> = this.#tail.then(() => {
+      if (this.#tail === p) this.#tail = undefined;
+      return this.#write(bytes);
+    });
+    this.#tail = p;
+    return p;
+  }
+
+  // html, then each region wrapped in an element with its id and hx-swap-oob; a string when nothing is a promise.
+  #withRegions(html: string | Promise<string>, regions: readonly SocketRegion[]): string | Promise<string> {
+    const parts: (string | Promise<string>)[] = [html];
+    for (const [target, content, swap] of regions) {
+      const id = this.#handlers.idOf(target);
+      const how = swap ?? 'innerHTML';
+      if (/["<>&]/.test(id) || /["<>&]/.test(how)) {
+        throw new TypeError(
+          `socket.send(): region ${JSON.stringify(id)} / swap ${JSON.stringify(how)} holds " < > or &`,
+        );
+      }
+      const open = `<div id="${id}" hx-swap-oob="${how}">`;
+      parts.push(open, content, '</div>');
+    }
+    if (parts.every((p) => typeof p === 'string')) return parts.join('');
+    return Promise.all(parts).then((all) => all.join(''));
+  }
+
+  #write(data: string | Uint8Array): boolean {
+    if (this.#ended) return false;
+    try {
+      this.#peer.send(data);
+    } catch (err) {
+      this.#failed(err);
+      return false;
+    }
+    if (this.#peer.bufferedAmount > this.#limits.maxQueued) {
+      this.end(1013, 'client too slow');
+      return false;
+    }
+    return true;
+  }
+
+  #failed(err: unknown): void {
+    if (this.#ended) return;
+    this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: a send failed; closing the socket:`, err);
+    this.end(1011, 'internal error');
+  }
+}
+
+// Which htmx sent a message: htmx 2's ws extension puts the request headers under HEADERS, htmx 4's hx-ws under
+// headers. Read from the text, not parsed: parseMessage parses it once the page asks.
+function htmxOf(data: string): 2 | 4 | undefined {
+  if (data.includes('"HEADERS":')) return 2;
+  if (data.includes('"headers":')) return 4;
+  return undefined;
+}

@@ -1,0 +1,134 @@
+// WebSockets on node:http: the `upgrade` event of serve()'s server, opened by the `ws` package.
+//
+//   upgrade request → the mux, as any request (listener.ts: host checks, routing, middlewares, props)
+//                     → a socket route's answer carries its endpoint (takeSocket) → ws completes the handshake
+//                       (101) → endpoint.open(peer); each frame → connection.message; the close → connection.closed
+//                     → any other answer (403 cross-site, 404, 405, a redirect from props) is written on the socket,
+//                       which then closes
+//
+// Why `ws` and not crossws: ws is what Node's WebSocket servers run on (crossws's own Node adapter wraps it), has
+// no dependencies, and gives what the limits need directly: maxPayload (a bigger frame closes with 1009 before it is
+// buffered), bufferedAmount (the queue of a slow client), ping/pong. crossws's value is one API over Bun, Deno and
+// Cloudflare; pagetree already has that seam (core/live/socket.ts: a SocketPeer is three members, a runtime's adapter
+// ~50 lines), so crossws would be a second abstraction over the same thing and a dependency of every runtime's bundle.
+// ws is an optional peer: loaded from the app's node_modules on the first upgrade that opens a socket.
+//
+// Per socket: a ping every `idle` ms; a peer that has not answered the previous one is dropped (1006 on its side).
+// At shutdown every socket is closed with 1001 (going away: htmx reconnects, to another instance if there is one),
+// and destroyed if its peer has not finished the close handshake a second later.
+
+import type { IncomingMessage } from 'node:http';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import type { Logger, SocketEndpoint } from '../adapter.ts';
+import type { Shutdown } from './shutdown.ts';
+
+type WsModule = typeof import('ws');
+type WebSocketServer = import('ws').WebSocketServer;
+
+let ws: WsModule | null | undefined;
+// ws from the app's node_modules (an optional peer: an app without sockets need not install it); null when absent.
+function loadWs(): WsModule | null {
+  if (ws === undefined) {
+    try {
+      ws = createRequire(join(process.cwd(), 'package.json'))('ws') as WsModule;
+    } catch {
+      ws = null;
+    }
+  }
+  return ws;
+}
+
+/** How long a socket closed at shutdown may take to finish the close handshake before it is destroyed. */
+const closeGraceMs = 1000;
+
+/** The open sockets of one server, and the ws servers that open them (one per frame size limit). */
+export class WebSockets {
+  readonly #servers = new Map<number, WebSocketServer>();
+  readonly #open = new Set<import('ws').WebSocket>();
+  readonly #logger: Logger;
+  #warned = false;
+
+  constructor(logger: Logger, shutdown: Shutdown) {
+    this.#logger = logger;
+    shutdown.onStart(() => this.#goingAway());
+  }
+
+  /** The sockets open now. */
+  get size(): number {
+    return this.#open.size;
+  }
+
+  /**
+   * Completes the upgrade of `incoming` on `socket` for `endpoint`: false when ws is not installed (the caller
+   * answers 501), else true.
+   */
+  open(endpoint: SocketEndpoint, incoming: IncomingMessage, socket: Duplex, head: Buffer): boolean {
+    const lib = loadWs();
+    if (!lib) {
+      if (!this.#warned) {
+        this.#warned = true;
+        this.#logger.error(
+          'pagetree: a socket route was asked to open a WebSocket, and the ws package is not installed; ' +
+            'npm install ws (pagetree/node opens WebSockets with it)',
+        );
+      }
+      return false;
+    }
+    const { maxMessage, idle } = endpoint.limits;
+    let server = this.#servers.get(maxMessage);
+    if (!server) {
+      // No compression: a compressed frame costs CPU per socket, and a fan-out sends the same bytes to thousands.
+      // clientTracking off: the open sockets are this class's own set.
+      server = new lib.WebSocketServer({
+        noServer: true,
+        maxPayload: maxMessage,
+        perMessageDeflate: false,
+        clientTracking: false,
+      });
+      this.#servers.set(maxMessage, server);
+    }
+    server.handleUpgrade(incoming, socket, head, (webSocket) => this.#connect(endpoint, webSocket, idle));
+    return true;
+  }
+
+  #connect(endpoint: SocketEndpoint, webSocket: import('ws').WebSocket, idle: number): void {
+    this.#open.add(webSocket);
+    const connection = endpoint.open({
+      send: (data) => webSocket.send(data, { binary: false }),
+      close: (code, reason) => webSocket.close(code, reason),
+      get bufferedAmount() {
+        return webSocket.bufferedAmount;
+      },
+    });
+    let alive = true;
+    webSocket.on('pong', () => (alive = true));
+    const pinger = setInterval(() => {
+      if (!alive) return webSocket.terminate();
+      alive = false;
+      webSocket.ping();
+    }, idle);
+    pinger.unref();
+    webSocket.on('message', (data, isBinary) => {
+      // A Buffer (ws's default binaryType); ws has checked a text frame's UTF-8 already (1007 otherwise).
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      connection.message(isBinary ? new Uint8Array(bytes) : bytes.toString('utf8'));
+    });
+    // ws has closed the socket itself for what it refuses (a frame past maxPayload: 1009; a malformed frame: 1002);
+    // its error is the client's, not the server's: nothing to log.
+    webSocket.on('error', () => {});
+    webSocket.once('close', (code, reason) => {
+      clearInterval(pinger);
+      this.#open.delete(webSocket);
+      connection.closed(code, reason.toString('utf8'));
+    });
+  }
+
+  #goingAway(): void {
+    for (const webSocket of this.#open) {
+      webSocket.close(1001, 'server shutting down');
+      setTimeout(() => webSocket.terminate(), closeGraceMs).unref();
+    }
+  }
+}
