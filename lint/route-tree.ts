@@ -17,7 +17,7 @@
 
 import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
-import { isComponentName, verbMethods } from '../core/tree/names.ts';
+import { componentNames, isComponentName, verbMethods } from '../core/tree/names.ts';
 import { parsePattern } from '../core/mux/pattern.ts';
 import { composePath, parseTag, urlBuilder } from '../core/tree/route.ts';
 import { defaultMaxIdLength, elementIdsOf } from './element-ids.ts';
@@ -200,7 +200,7 @@ function walk(
     fullPath,
     // A target we cannot see into (an untyped factory's result) is taken as a handler: mount registers those.
     registered: members ? isServing(members.methods) : true,
-    components: members ? [...members.methods].filter(isComponentName) : [],
+    components: members ? componentNames(members.methods) : [],
   };
   out.push(route);
   if (!members || !target.decl) return;

@@ -73,9 +73,9 @@ export class SocketHub {
     return this.#write(encoder.encode(text));
   }
 
-  /** Closes every socket (1001: going away; htmx reconnects) and stops following the broker. */
+  /** Closes every socket (1012, service restart: htmx 2 and 4 reconnect) and stops following the broker. */
   close(): void {
-    for (const socket of [...this.#sockets]) socket.close(1001, 'going away');
+    for (const socket of [...this.#sockets]) socket.close(1012, 'service restart');
     this.#unfollow();
   }
 

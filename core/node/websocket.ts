@@ -14,8 +14,9 @@
 // ws is an optional peer: loaded from the app's node_modules on the first upgrade that opens a socket.
 //
 // Per socket: a ping every `idle` ms; a peer that has not answered the previous one is dropped (1006 on its side).
-// At shutdown every socket is closed with 1001 (going away: htmx reconnects, to another instance if there is one),
-// and destroyed if its peer has not finished the close handshake a second later.
+// At shutdown every socket is closed with 1012 (service restart: htmx reconnects, to another instance if there is one;
+// not 1001, which htmx 2's ws extension does not reconnect on), and destroyed if its peer has not finished the close
+// handshake a second later.
 
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
@@ -127,7 +128,7 @@ export class WebSockets {
 
   #goingAway(): void {
     for (const webSocket of this.#open) {
-      webSocket.close(1001, 'server shutting down');
+      webSocket.close(1012, 'server shutting down');
       setTimeout(() => webSocket.terminate(), closeGraceMs).unref();
     }
   }

@@ -24,6 +24,20 @@ export function isComponentName(name: string): boolean {
   return !notComponents.has(name) && !name.startsWith('_') && !name.endsWith('Props');
 }
 
+// A socket route's methods (a page with message(), live/socket-route.ts): called with the socket, never rendered.
+const socketMethods = new Set(['open', 'message', 'close']);
+
+/**
+ * The components among a page's method names, in their order: isComponentName's, less `open`, `message` and
+ * `close` when the page is a socket route (it has `message`), as mount counts them (page-node.ts).
+ * @example componentNames(['open', 'message', 'count']) // → ["count"]; componentNames(['open']) → ["open"]
+ */
+export function componentNames(methods: Iterable<string>): string[] {
+  const names = [...methods];
+  const socket = names.includes('message');
+  return names.filter((m) => isComponentName(m) && !(socket && socketMethods.has(m)));
+}
+
 /**
  * kebab-cases a field or method name; "_" is kept.
  * @example kebab('HTMLParser') // → "html-parser"; kebab('userID') → "user-id"
