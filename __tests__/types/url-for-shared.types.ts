@@ -1,6 +1,7 @@
-// Compile-time checks of urlFor where many routes serve pages of one type (core/tree/url-types.ts, SharedArgs):
-// TypeScript cannot tell such pages apart, so their calls are checked against all of those routes' params at
-// once, computed once for the set; each call costs the same whatever the size of the tree (bench/types).
+// Compile-time checks of urlFor where many routes serve pages of one type (core/tree/url-types.ts, KeyedArgs):
+// TypeScript cannot tell such pages apart, so a call's params must be those of one of those routes (any of them);
+// the call's keys find them in an index made once for the set, so each call costs the same whatever the size of
+// the tree (bench/types). url-for-identical.types.ts has the missing and wrong params of such pages.
 // Each @ts-expect-error line is a call that must not compile.
 
 import { ServeMux, mount, route, type UrlParamsArg } from '../../core/index.ts';
@@ -60,8 +61,8 @@ class Big {
 }
 const big = mount(new ServeMux(), Big);
 
-// Calls of a page of the shared type: every key a param of one of its routes; none is required (no param is in
-// all of them), and the params object is not optional (every route has params).
+// Calls of a page of the shared type: the params of one of its routes, and the params object is not optional
+// (every route has params).
 big.urlFor([GroupA, P3], { a: 1, id3: 2 }); // a chain names the page; its params are checked as the last page's
 big.urlFor(P3, { a: 1, id3: 2 });
 big.urlFor(P3, { b: 1, id0: 2 }); // the params of another route of the same type: TypeScript cannot tell them apart
@@ -79,7 +80,7 @@ big.urlFor(Unique, {});
 // @ts-expect-error the params of a page of the shared type
 big.urlFor(Unique, { u: 1, id0: 2 });
 
-// Two routes of one type under one parent: checked as a whole, their common param required.
+// Two routes of one type under one parent: the params of one of them.
 class Item {
   page() {
     return 'item';
@@ -95,7 +96,7 @@ class Store {
 const store = mount(new ServeMux(), Store);
 store.urlFor(Item, { s: 1, n: 2 });
 store.urlFor(Item, { s: 1, n: 2, m: 3 });
-// @ts-expect-error {n} is in both routes: required
+// @ts-expect-error {n} is in both routes
 store.urlFor(Item, { s: 1, m: 3 });
 
 // `any` takes any params, as a field path does.

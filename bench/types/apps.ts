@@ -6,6 +6,8 @@
 //
 //   urlfor    urlFor(Page3x4, { group3: 'g', id4: 4 })  through `interface Register { root: App }`
 //   tree      tree.urlFor(Page3x4, { group3: 'g', id4: 4 })
+//             (both end with two calls that must not compile, a missing param and one of another route, each
+//             marked @ts-expect-error: a check that lets them pass fails the program, issue 41)
 //   ids       id(Page3x4.prototype.page); idTarget([Group3, Page3x4, 'page'])
 //   untyped   the same app, tree.urlFor on an `as any` tree: the cost of the app without the checks
 //   hono      the same routes as Hono sub-apps, one `hc` client `$url()` per page (Hono RPC)
@@ -91,6 +93,15 @@ function pagetreeApp(kind: Exclude<AppKind, 'hono'>, shape: AppShape): string[] 
   const args = (g: number, p: number) => `Page${g}x${p}, { group${g}: 'g', id${p}: ${p} }`;
   if (kind === 'urlfor') lines.push(...each(shape, (g, p) => `urlFor(${args(g, p)});`));
   if (kind === 'tree' || kind === 'untyped') lines.push(...each(shape, (g, p) => `tree.urlFor(${args(g, p)});`));
+  if (kind === 'urlfor' || kind === 'tree') {
+    const call = kind === 'tree' ? 'tree.urlFor' : 'urlFor';
+    lines.push(
+      `// @ts-expect-error a missing param`,
+      `${call}(Page0x0, { group0: 'g' });`,
+      `// @ts-expect-error a param of another route`,
+      `${call}(Page0x0, { group0: 'g', id0: 0, id1: 1 });`,
+    );
+  }
   if (kind === 'ids') {
     lines.push(
       ...each(shape, (g, p) => `id(Page${g}x${p}.prototype.page);\nidTarget([Group${g}, Page${g}x${p}, 'page']);`),

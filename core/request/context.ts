@@ -367,9 +367,9 @@ export type ComponentRef = ((...args: never[]) => unknown) | readonly [unknown, 
  * request, missing params take the current route's values.
  * @example urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
  */
-export function urlFor<const T extends PageRef<RegisteredRoot>>(
+export function urlFor<const T extends PageRef<RegisteredRoot>, TArgs extends unknown[] = never>(
   target: T,
-  ...params: UrlParamsArg<RegisteredRoot, T>
+  ...params: UrlParamsArg<RegisteredRoot, T, TArgs>
 ): string {
   const ctx = requestContext.getStore();
   const tree = (ctx ? ctx.tree : onlyTree('urlFor()', 'urlFor')) as Tree;

@@ -185,7 +185,10 @@ export class Tree<TRoot = unknown> {
    * params take the current route's path values.
    * @example tree.urlFor(UserPage, { userId: 7 }) // → "/admin/users/7"
    */
-  urlFor<const T extends PageRef<TRoot>>(target: T, ...params: UrlParamsArg<TRoot, T>): string {
+  urlFor<const T extends PageRef<TRoot>, TArgs extends unknown[] = never>(
+    target: T,
+    ...params: UrlParamsArg<TRoot, T, TArgs>
+  ): string {
     const current = this.#current?.(this as Tree);
     return buildUrl(this, this.#urls, target, (params as unknown[])[0] as UrlParams | undefined, current);
   }

@@ -21,11 +21,20 @@
 // the ids all of them give), and compares the target with those few routes only: one call costs about the same
 // whatever the size of the tree. A target with only pagetree's own names (`page()` alone) is looked up by the set
 // of them ("(class page)", SharedIds). Classes with the same members are one type to TypeScript, so such a set may
-// hold many routes: up to MaxExact of them, no two under one parent, the call's params must be those of one of the
-// routes whose target is that type (as for one route); more, and they are checked against all of those routes'
-// params at once (SharedArgs), computed once for the set. (Comparing the target with every route of the tree, as
-// the first versions did, made each call cost as much as the tree: 38 million instantiations and 100 s for 1,000
-// routes of one page type; now ~310K and a few seconds, bench/types.)
+// hold many routes; either way the call's params must be exactly those of one of the routes whose target is that
+// type. Up to MaxExact of them, no two under one parent, the target is compared with each (ExactArgs). More, and
+// the call's own keys find the routes: urlFor takes its arguments as a type parameter too (TArgs), and the routes
+// of the set are indexed once by their params (ByParamsKey), so that the keys a call passes are one property read:
+//
+//   ByParamsKey<routes of "(class page)">  { " group3 id4": { id: "g3.p4"; … }, " group3 id5": …, "": … }
+//   urlFor(Page3x4, { group3: 'g', id4: 4 })   reads " group3 id4"   ✓ RequiredParams<"group3" | "id4">
+//   urlFor(Page3x4, { group3: 'g' })           reads " group3": none ✗ RequiredParams<"group3" | "id0"> | …
+//
+// Only a call that fits no route searches the set, to name what is missing. (Comparing the target with every
+// route of the tree, as the first versions did, made each call cost as much as the tree: 38 million
+// instantiations and 100 s for 1,000 routes of one page type; now ~330K and a few seconds, bench/types. Checking
+// such a set's params as a whole, SharedArgs, was as cheap but let a missing param pass: it remains for
+// UrlParamsArg without TArgs, a wrapper's two-argument form.)
 
 import type { Route } from './route.ts';
 
@@ -175,22 +184,29 @@ type PageTarget = object;
 
 // The params-argument tuples of the routes whose target T is: T's names give a few ids, and of their routes the
 // ones whose target is the same type as T (two page classes with the same members are: their tuples form a union,
-// and a call passes if it fits one). `any` matches everything: its params are not checked.
-type ArgsOfTarget<TRoot, T, TExtra extends string> = 0 extends 1 & T
+// and a call passes if it fits one). `any` matches everything: its params are not checked. TArgs is the call's
+// arguments (never: not known, UrlParamsArg with two arguments).
+type ArgsOfTarget<TRoot, T, TExtra extends string, TArgs> = 0 extends 1 & T
   ? [params?: Record<string, string | number>]
-  : ArgsOfIds<TRoot, IdsOf<TRoot, IndexNames<T>>, T, TExtra>;
+  : ArgsOfIds<TRoot, IdsOf<TRoot, IndexNames<T>>, T, TExtra, TArgs>;
 
-type ArgsOfIds<TRoot, TIds, T, TExtra extends string> = [TIds] extends [never]
+type ArgsOfIds<TRoot, TIds, T, TExtra extends string, TArgs> = [TIds] extends [never]
   ? NotMountedInTree
-  : ArgsOfEntries<EntriesById<TRoot, TIds>, T, TExtra>;
+  : ArgsOfEntries<EntriesById<TRoot, TIds>, T, TExtra, TArgs>;
 
 // The routes of a set of ids. An alias, for speed: TypeScript caches an alias instantiation by its arguments, not an
 // indexed access by a union, which it maps member by member each time (at 2,000 routes of one type, 2,000 property
 // reads a call, a cost that grew with the tree).
 type EntriesById<TRoot, TIds> = Get<ById<TRoot>, TIds & PropertyKey>;
 
-type ArgsOfEntries<TEntries, T, TExtra extends string> =
-  IsFew<TEntries> extends true ? ExactArgs<TEntries, T, TExtra> : SharedArgs<TEntries, TExtra>;
+// A few routes: the target is compared with each (ExactArgs). More: the call's keys find the routes that take
+// exactly them (KeyedArgs); without the call's arguments, the routes' params are checked as a whole (SharedArgs).
+type ArgsOfEntries<TEntries, T, TExtra extends string, TArgs> =
+  IsFew<TEntries> extends true
+    ? ExactArgs<TEntries, T, TExtra>
+    : [TArgs] extends [never]
+      ? SharedArgs<TEntries, TExtra>
+      : KeyedArgs<TEntries, T, TExtra, KeysOf<TArgs>>;
 
 type ExactArgs<TEntry, T, TExtra extends string> = OrNotMounted<
   TEntry extends AnyEntry
@@ -281,17 +297,95 @@ type SharedObject<TNames extends string, TCommon extends string> = { [K in TComm
   [K in Exclude<TNames, TCommon>]?: string | number;
 };
 
+// The keys of a call's params object (the first argument after the target), none when it passes none.
+type KeysOf<TArgs> = [TArgs] extends [readonly [infer TParams, ...unknown[]]]
+  ? [TParams] extends [object]
+    ? keyof TParams & string
+    : never
+  : never;
+
+// Many routes whose targets have the same names, and a call's keys: the routes that take exactly those params are
+// one property read (ByParamsKey, made once per set of routes), whatever the number of routes; of them, the ones
+// whose target is the same type as T. A call that fits none is an error: then (only then) the routes are searched
+// for the ones that take every key the call passes, to say which params are missing (MissingArgs).
+type KeyedArgs<TEntries, T, TExtra extends string, TKeys extends string> = OrMissing<
+  KeyedHits<
+    Get<ByParamsKey<TEntries>, ParamsKey<[TExtra] extends [never] ? TKeys : Exclude<TKeys, TExtra>>>,
+    T,
+    TExtra
+  >,
+  TEntries,
+  T,
+  TExtra,
+  TKeys
+>;
+
+// The routes of a set by their params, as one string in the order of TypeScript's union (ParamsKey): routes with
+// the same params merge into one property. A call's keys and a route's params that are the same names are one
+// union type to TypeScript, so they give one key (and ParamsKey of it is computed once).
+// (The filter in the key, not `TEntries & AnyEntry` in the source: that intersection of 1,000 routes was too deep
+// for TypeScript, TS2589.)
+type ByParamsKey<TEntries> = { [E in TEntries as E extends AnyEntry ? ParamsKey<E['params']> : never]: E };
+
+// "" for no names, " group3 id4" for two: one name at a time (LastOf), a cost that grows with the square of a
+// route's params (a few), not with the routes.
+type ParamsKey<TNames> = [TNames] extends [never]
+  ? ''
+  : LastOf<TNames> extends infer TLast extends string
+    ? `${ParamsKey<Exclude<TNames, TLast>>} ${TLast}`
+    : never;
+
+// The params argument of the routes found whose target is the same type as T (unknown: no route was found).
+type KeyedHits<THits, T, TExtra extends string> = unknown extends THits
+  ? never
+  : THits extends AnyEntry
+    ? IsTarget<T, THits['target']> extends true
+      ? ParamsArg<THits['params'] | TExtra>
+      : never
+    : never;
+
+type OrMissing<TArgs, TEntries, T, TExtra extends string, TKeys extends string> = [TArgs] extends [never]
+  ? MissingArgs<TEntries, T, TExtra, TKeys & (ParamsOf<TEntries> | TExtra)>
+  : TArgs;
+
+// What a call that fits no route is told: the params of the routes (of T's type) that take every known key it
+// passes, so that the error names the missing ones ("RequiredParams<"group3" | "id4">") or the unknown key (an
+// excess property of those). Searches every route of the set: for an erroneous call only.
+type MissingArgs<TEntries, T, TExtra extends string, TKnown extends string> = OrNoRoute<
+  TEntries extends AnyEntry
+    ? [TKnown] extends [TEntries['params'] | TExtra]
+      ? IsTarget<T, TEntries['target']> extends true
+        ? ParamsArg<TEntries['params'] | TExtra>
+        : never
+      : never
+    : never,
+  TKnown
+>;
+
+type OrNoRoute<TArgs, TKnown extends string> = [TArgs] extends [never] ? NoRouteTakes<TKnown> : TArgs;
+
+// The params argument when no route of the page's type takes all the keys a call passes ("Object literal may only
+// specify known properties, and 'id5' does not exist in type '{ readonly "urlFor: no route of this page takes
+// all of these params": "id4" | "id5"; }'"). One tuple: the call passes params, so no arity error hides this one.
+type NoRouteTakes<TKeys extends string> = [
+  params: { readonly 'urlFor: no route of this page takes all of these params': TKeys },
+];
+
 type LastPage<TChain> = TChain extends readonly [...unknown[], infer TLast] ? TLast : never;
 
-type ChainArgs<TRoot, TChain> = TChain extends readonly [...infer TInit, infer TLast]
+type ChainArgs<TRoot, TChain, TArgs> = TChain extends readonly [...infer TInit, infer TLast]
   ? TLast extends string
-    ? ArgsOfTarget<TRoot, LastPage<TInit>, ParamNames<TLast>>
-    : ArgsOfTarget<TRoot, TLast, never>
+    ? ArgsOfTarget<TRoot, LastPage<TInit>, ParamNames<TLast>, TArgs>
+    : ArgsOfTarget<TRoot, TLast, never, TArgs>
   : never;
 
 /**
  * The rest parameters of urlFor: none when the target has no params, else
  * an object with exactly those keys. Field-path strings are not checked.
+ * TArgs, the arguments themselves as a type parameter of the call, lets
+ * pages of one type served by many routes be checked exactly (as urlFor
+ * does); without it, their params are checked as a whole.
+ * @example function link<const T extends PageRef<App>, TArgs extends unknown[] = never>(target: T, ...params: UrlParamsArg<App, T, TArgs>) {}
  */
 //
 // The form is for speed. To type a call's arguments, TypeScript reads this rest
@@ -303,26 +397,32 @@ type ChainArgs<TRoot, TChain> = TChain extends readonly [...infer TInit, infer T
 // signature: the first call costs 28K (the route records and PageRef, needed
 // anyway) and ~0.15 s. (The first version of these types, with distributive
 // conditionals on T, cost 3M instantiations and 8 s for one call.)
-export type UrlParamsArg<TRoot, T> = unknown extends TRoot
+//
+// TArgs is inferred from the call's arguments: it must appear bare in a branch for that (TypeScript infers into
+// both branches of a conditional, not into a property read), here where it is never, so that it adds nothing.
+// Two arguments (never), or a call whose arguments are not known yet (an editor's completion), check as before.
+export type UrlParamsArg<TRoot, T, TArgs extends unknown[] = never> = unknown extends TRoot
   ? [params?: Record<string, string | number>]
-  : ArgsTable<TRoot, T>[TargetKind<T>];
+  : [TArgs] extends [never]
+    ? TArgs | ArgsTable<TRoot, T, never>[TargetKind<T>]
+    : ArgsTable<TRoot, T, TArgs>[TargetKind<T>];
 
 // The params of each kind of target, one property read per call. The index
 // signature is the constraint TypeScript sees before T is known (the rest
 // parameter must be an array, and `{ … }` gets a cheap contextual type).
-interface ArgsByKind<TRoot, T> {
+interface ArgsByKind<TRoot, T, TArgs> {
   // `undefined` too: the shared params object (SharedObject) has optional members.
   [kind: string]: [params?: Record<string, string | number | undefined>];
   pattern: ParamsArg<ParamNames<T & string>>;
   path: [params?: Record<string, string | number>];
-  chain: ChainArgs<TRoot, T>;
-  page: ArgsOfTarget<TRoot, T, never>;
+  chain: ChainArgs<TRoot, T, TArgs>;
+  page: ArgsOfTarget<TRoot, T, never, TArgs>;
 }
 
 // ArgsByKind behind a conditional on T: while T is a type parameter (a generic
 // function passing its arguments on to urlFor), arguments are then checked
 // against the entry of that exact T, as before, not against the index signature.
-type ArgsTable<TRoot, T> = [T] extends [unknown] ? ArgsByKind<TRoot, T> : never;
+type ArgsTable<TRoot, T, TArgs> = [T] extends [unknown] ? ArgsByKind<TRoot, T, TArgs> : never;
 
 // `any` (a target typed any, or urlFor cast to a looser function type) takes any
 // params, as a field path does. Every other test on T is wrapped ([T] extends
