@@ -36,6 +36,7 @@ module.exports = {
     '^pagetree/tree$': '<rootDir>/core/tree/index.ts',
     '^pagetree/adapter$': '<rootDir>/core/adapter.ts',
     '^pagetree/node$': '<rootDir>/core/node/index.ts',
+    '^pagetree/bun$': '<rootDir>/core/bun/index.ts',
     '^pagetree/postgres$': '<rootDir>/core/engines/postgres.ts',
     '^pagetree/redis$': '<rootDir>/core/engines/redis.ts',
     '^pagetree/jsx-runtime$': '<rootDir>/jsx-runtime/index.ts',

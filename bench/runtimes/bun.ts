@@ -5,9 +5,11 @@
 //   Bun.serve+als   rawFetch in AsyncLocalStorage.run (apps.ts's alsFetch)
 //   elysia      Elysia's listen (Bun.serve)    pagetree  mux.fetch in Bun.serve
 //   pagetree-direct   the mux's answers made Responses with nothing around them (apps.ts's directFetch)
+//   pagetree-bun   pagetree/bun's serve(mux): Bun.serve, a synchronous page answered without a promise
 
 import process from 'node:process';
 import { Elysia } from 'elysia';
+import { serve } from '../../core/bun/index.ts';
 import { HOST, alsFetch, directFetch, honoApp, listHtml, listening, pagetreeMux, rawFetch } from './apps.ts';
 import { contentType, vary } from '../e2e/page.tsx';
 
@@ -18,7 +20,15 @@ declare const Bun: {
   };
 };
 
-const servers = ['Bun.serve', 'Bun.serve+als', 'hono', 'elysia', 'pagetree', 'pagetree-direct'] as const;
+const servers = [
+  'Bun.serve',
+  'Bun.serve+als',
+  'hono',
+  'elysia',
+  'pagetree',
+  'pagetree-direct',
+  'pagetree-bun',
+] as const;
 
 function serveFetch(fetch: (req: Request) => Response | Promise<Response>): void {
   listening(Bun.serve({ hostname: HOST, port: 0, fetch }).port);
@@ -48,6 +58,8 @@ function main(name: string | undefined): void {
       return serveFetch(pagetreeMux().fetch);
     case 'pagetree-direct':
       return serveFetch(directFetch(pagetreeMux()));
+    case 'pagetree-bun':
+      return listening(serve(pagetreeMux(), { hostname: HOST, port: 0 }).port);
     default:
       throw new Error(`bench/runtimes/bun.ts: unknown server ${JSON.stringify(name)}; one of ${servers.join(', ')}`);
   }

@@ -9,15 +9,17 @@
 //
 // Each contender runs in a process of its own (one heap each: in one process, one contender's garbage is collected
 // in the next one's time), the processes interleaved over 5 rounds; each times 20,000 requests after 5,000
-// uncounted. Prints µs per request, the medians of the rounds, and each over raw's. On Deno 2.9 the
-// request as the store costs ~2 µs where a store made once costs nothing: Deno's AsyncLocalStorage keeps each run's
-// store in a WeakMap under a key made for the run, and a young key's value outlives one scavenge, so the request and
-// all it holds is copied once by the GC. `--v8-flags=--trace-gc-nvp` shows it: `new_space_survived` per request.
+// uncounted (`fetchAnswer`: what pagetree/bun serves with). Prints µs per request, the medians of the rounds, and
+// each over raw's. On Deno 2.9 the request as the store costs ~2 µs where a store made once costs nothing: Deno's
+// AsyncLocalStorage keeps each run's store in a WeakMap under a key made for the run, and a young key's value
+// outlives one scavenge, so the request and all it holds is copied once by the GC. `--v8-flags=--trace-gc-nvp`
+// shows it: `new_space_survived` per request.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { spawnSync } from 'node:child_process';
 import process from 'node:process';
 import { alsFetch, directFetch, honoApp, pagetreeMux, rawFetch } from './apps.ts';
+import { fetchAnswer } from '../../core/kernel/fetch.ts';
 import { listPath, partialHeaders } from '../e2e/page.tsx';
 import { median } from '../lib/report.ts';
 import { rotation } from '../lib/rounds.ts';
@@ -38,6 +40,7 @@ const contenders: [string, Fetch][] = [
   ['hono', honoApp().fetch],
   ['pagetree: mux.fetch', mux.fetch],
   ['pagetree: directFetch', directFetch(mux)],
+  ['pagetree: fetchAnswer (pagetree/bun)', fetchAnswer((req) => mux.serveHTTP(req), mux.logger)],
 ];
 
 const url = `http://127.0.0.1:3000${listPath}`;

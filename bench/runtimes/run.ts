@@ -11,31 +11,41 @@
 
 import { execFileSync } from 'node:child_process';
 import { contentType, listPath, loadVariants, vary, LIST_ID } from '../e2e/page.tsx';
-import { fail, formatRatio, printTable } from '../lib/report.ts';
-import { ratioOf, runBench, type Results } from '../lib/server-bench.ts';
-import { framing, send, type Server } from '../lib/servers.ts';
+import { environment, setting } from '../lib/main.ts';
+import { fail, formatInt, formatRatio, median, printTable } from '../lib/report.ts';
+import { rotation } from '../lib/rounds.ts';
+import { framing, pinLoad, runServers, send, type Server } from '../lib/servers.ts';
 import { wrkVersion } from '../lib/wrk.ts';
+import { quantile, sliceRound, type Slice } from './slices.ts';
 import { binary, chosenServers, servers, start, type Kind, type Runtime } from './servers.ts';
 
 // KINDS=Bun.serve,pagetree\ on\ Bun,… runs only those (the goals whose two servers both run are printed). The first
 // is the baseline of the tables.
 const kinds = chosenServers();
 
-/** pagetree against each peer on its runtime: the issue's goals (issue 28). */
+/** pagetree against each peer on its runtime: the issue's goals (issues 28 and 43). */
 const goals: [Kind, Kind, number][] = [
+  // pagetree/bun's serve(mux) is how pagetree is served on Bun; mux.fetch in Bun.serve is the other way.
+  ['pagetree/bun', 'hono on Bun', 1.0],
+  ['pagetree/bun', 'elysia', 1.0],
+  ['pagetree/bun', 'Bun.serve', 0.9],
   ['pagetree on Bun', 'hono on Bun', 1.0],
   ['pagetree on Bun', 'elysia', 1.0],
   ['pagetree on Bun', 'Bun.serve', 0.9],
   ['pagetree on Deno', 'hono on Deno', 1.0],
-  ['pagetree on Deno', 'Deno.serve', 0.9],
+  ['pagetree on Deno', 'Deno.serve', 0.95],
   // Not a goal: pagetree against the raw server with a request context (AsyncLocalStorage), as bench/e2e's
   // node:http+als: what pagetree's own code costs, apart from what the runtime charges for the context.
+  ['pagetree/bun', 'Bun.serve+als', 1.0],
   ['pagetree on Bun', 'Bun.serve+als', 1.0],
   ['pagetree on Deno', 'Deno.serve+als', 1.0],
   // Not a goal: whether a native adapter could be measurably cheaper than mux.fetch (apps.ts's directFetch).
+  ['pagetree/bun', 'pagetree direct on Bun', 1.0],
+  ['pagetree/bun', 'pagetree on Bun', 1.0],
   ['pagetree on Bun', 'pagetree direct on Bun', 1.0],
   ['pagetree on Deno', 'pagetree direct on Deno', 1.0],
   // Not a goal: this checkout against BASE's.
+  ['pagetree/bun', 'pagetree@base on Bun', 1.0],
   ['pagetree on Bun', 'pagetree@base on Bun', 1.0],
   ['pagetree on Deno', 'pagetree@base on Deno', 1.0],
 ];
@@ -88,39 +98,95 @@ async function check(started: readonly Server<Kind>[]): Promise<void> {
   printTable(['server', 'variant', 'status', 'content-type', 'body', 'framing'], rows);
 }
 
-// pagetree against each peer on its runtime, both ways of counting: req/s, and requests per server CPU-second (the
-// peer's CPU/req over pagetree's).
+/** Per variant, per server (in `kinds` order), its slices. */
+type Results = Map<(typeof variants)[number], Slice[][]>;
+
+const cpuPerReq = (s: Slice) => s.cpu / s.requests;
+/** A server's CPU per request (µs): the lower quartile of its slices. */
+const lowerQuartile = (slices: readonly Slice[]) => quantile(slices.map(cpuPerReq), 0.25);
+
+// One table per variant: req/s (median of the slices), CPU per request (lower quartile, and the median beside it),
+// both as ratios to the first server (its lower quartile over this one's: > 1 is cheaper).
+function printSlices(started: readonly Server<Kind>[], results: Results): void {
+  for (const v of variants) {
+    const slices = results.get(v)!;
+    const first = lowerQuartile(slices[0]!);
+    console.log(`\n${v.name}: GET ${listPath}: ${slices[0]!.length} slices a server (CPU/req: lower quartile, median)`);
+    printTable(
+      ['server', 'req/s', 'CPU/req (q1)', 'CPU/req (median)', `req per CPU-s vs ${started[0]!.kind}`, 'busy'],
+      started.map((s, k) => {
+        const mine = slices[k]!;
+        return [
+          s.kind,
+          formatInt(median(mine.map((x) => x.requests / x.seconds))),
+          `${lowerQuartile(mine).toFixed(1)} µs`,
+          `${median(mine.map(cpuPerReq)).toFixed(1)} µs`,
+          formatRatio(first / lowerQuartile(mine)),
+          `${median(mine.map((x) => x.cpu / (x.seconds * 1e4))).toFixed(0)}%`,
+        ];
+      }),
+    );
+  }
+}
+
+// pagetree against each peer on its runtime: requests per server CPU-second, the peer's lower quartile of CPU/req
+// over pagetree's.
 function printGoals(started: readonly Server<Kind>[], results: Results): void {
   const at = (kind: Kind) => started.findIndex((s) => s.kind === kind);
   const rows: string[][] = [];
   for (const [subject, peer, goal] of goals) {
     if (at(subject) < 0 || at(peer) < 0) continue;
     for (const v of variants) {
-      const rounds = results.get(v)!;
-      const [p, k] = [rounds[at(subject)]!, rounds[at(peer)]!];
-      const byRps = ratioOf(p, k, (r) => r.rps);
-      const byCpu = ratioOf(k, p, (r) => r.cpuPerReq);
-      const met = (x: number) => (x >= goal ? 'met' : 'not met');
-      const goalText = `≥ ${goal.toFixed(2)}× ${peer}`;
-      rows.push([subject, goalText, v.name, formatRatio(byRps), met(byRps), formatRatio(byCpu), met(byCpu)]);
+      const slices = results.get(v)!;
+      const ratio = lowerQuartile(slices[at(peer)]!) / lowerQuartile(slices[at(subject)]!);
+      rows.push([
+        subject,
+        `≥ ${goal.toFixed(2)}× ${peer}`,
+        v.name,
+        formatRatio(ratio),
+        ratio >= goal ? 'met' : 'not met',
+      ]);
     }
   }
-  console.log('\ngoals: pagetree vs its peers on the same runtime, medians of the per-round ratios');
-  printTable(['server', 'goal', 'variant', 'req/s ratio', 'by req/s', 'req per CPU-s ratio', 'by CPU/req'], rows);
+  console.log(
+    '\ngoals: pagetree vs its peers on the same runtime, requests per CPU-second (lower quartiles of CPU/req)',
+  );
+  printTable(['server', 'goal', 'variant', 'ratio', 'goal'], rows);
 }
 
-const bunVersion = execFileSync(binary('bun'), ['--version'], { encoding: 'utf8' }).trim();
-const denoVersion = execFileSync(binary('deno'), ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim();
-runBench(
-  {
-    name: 'bench/runtimes',
-    start,
-    kinds,
-    cases: variants,
-    check,
-    rounds: 8,
-    loader: 'wrk',
-    about: `bun ${bunVersion}, ${denoVersion.replace(/ \(.*/, '')}, ${wrkVersion().replace(/ \[.*/, '')}`,
-  },
-  printGoals,
-);
+const rounds = setting('ROUNDS', 3);
+const perRound = setting('SLICES', 6);
+const sliceSeconds = setting('SLICE_SECONDS', 1);
+const warmupSeconds = setting('WARMUP_SECONDS', 2);
+const CONNECTIONS = 32;
+const loadSeconds = kinds.length * variants.length * (warmupSeconds + rounds * perRound * (sliceSeconds + 0.1));
+runServers('bench/runtimes', (2 * loadSeconds + 120) * 1000, async () => {
+  const bunVersion = execFileSync(binary('bun'), ['--version'], { encoding: 'utf8' }).trim();
+  const denoVersion = execFileSync(binary('deno'), ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim();
+  const about = `bun ${bunVersion}, ${denoVersion.replace(/ \(.*/, '')}, ${wrkVersion().replace(/ \[.*/, '')}`;
+  console.log(`bench/runtimes: ${environment()}; ${about}`);
+  const pin = pinLoad('wrk (one thread)');
+  console.log(
+    `wrk: ${CONNECTIONS} connections, no pipelining; warm-up ${warmupSeconds} s per server and variant, then ` +
+      `${rounds} rounds × ${perRound} slices × ${sliceSeconds} s per server and variant, interleaved.`,
+  );
+  const started: Server<Kind>[] = [];
+  for (const kind of kinds) started.push(await start(kind, pin));
+  await check(started);
+
+  const load = (s: Server<Kind>, v: (typeof variants)[number], seconds: number) =>
+    sliceRound(s, { path: listPath, headers: v.headers, seconds, connections: CONNECTIONS }, pin);
+  for (const v of variants) for (const s of started) await load(s, v, warmupSeconds);
+  const results: Results = new Map(variants.map((v) => [v, started.map(() => [])]));
+  // Slice after slice, every variant and every server in each, the first server moving by one each time: drift and
+  // a neighbour's burst weigh on all alike.
+  for (let slice = 0; slice < rounds * perRound; slice++) {
+    for (const v of variants) {
+      for (const k of rotation(started.length, slice))
+        results.get(v)![k]!.push(await load(started[k]!, v, sliceSeconds));
+    }
+    process.stderr.write(`  slice ${slice + 1}/${rounds * perRound}\n`);
+  }
+  printSlices(started, results);
+  printGoals(started, results);
+});

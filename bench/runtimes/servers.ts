@@ -27,6 +27,7 @@ export const servers = {
   elysia: ['bun', 'elysia'],
   'pagetree on Bun': ['bun', 'pagetree'],
   'pagetree direct on Bun': ['bun', 'pagetree-direct'],
+  'pagetree/bun': ['bun', 'pagetree-bun'],
   'Deno.serve': ['deno', 'Deno.serve'],
   'Deno.serve+als': ['deno', 'Deno.serve+als'],
   'hono on Deno': ['deno', 'hono'],

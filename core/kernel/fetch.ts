@@ -6,6 +6,10 @@
 //                              → toResponse: one Response, made here and nowhere before
 //                              → HEAD: the same head, no body (a stream body cancelled, so what feeds it stops)
 //
+// `fetchAnswer` does all of it, a synchronous page answered synchronously (pagetree/bun serves with it);
+// `fetchHandler` (mux.fetch) is the same behind a promise, as the Web's fetch handlers are typed. Under wrk on Bun the
+// two cost the same within the noise, ±5–8% on a shared VM (bench/README.md, issue 43): a synchronous page's promise
+// is already fulfilled when Bun gets it.
 // Node's adapter (core/node) writes the same answers to node:http instead.
 
 import { guardLogger, handlerFailed, type Logger } from './logger.ts';
@@ -24,32 +28,67 @@ export function fetchHandler(
   serve: (req: Request) => Response | Promise<Response>,
   logger: Logger,
 ): (req: Request, info?: unknown) => Promise<Response> {
+  const answer = fetchAnswer(serve, logger);
+  return (req, info) => {
+    const res = answer(req, info);
+    return res instanceof Promise ? res : Promise.resolve(res);
+  };
+}
+
+/**
+ * `fetchHandler`'s answers, a synchronous one without a promise around it: what a runtime that takes either (Bun.serve,
+ * Deno.serve) sends soonest. Never throws, and its promise never rejects.
+ * @example Bun.serve({ fetch: fetchAnswer((req) => mux.serveHTTP(req), mux.logger) })
+ */
+export function fetchAnswer(
+  serve: (req: Request) => Response | Promise<Response>,
+  logger: Logger,
+): (req: Request, info?: unknown) => Response | Promise<Response> {
   logger = guardLogger(logger);
-  return async (req, info) => {
-    if (typeof info === 'object' && info !== null) handOver(req, info);
+  const failed = (req: Request, err: unknown) => finish(req, handlerFailed(logger, req, err), logger);
+  const settle = (req: Request, answer: unknown): Response => {
     let res: Response;
     try {
-      // Awaited only when it is a promise: a synchronous answer (the usual page) costs no turn of the microtask queue.
-      const answer = serve(req);
-      res = asResponse(isThenable(answer) ? await answer : answer);
+      res = asResponse(answer);
     } catch (err) {
-      res = handlerFailed(logger, req, err);
+      return failed(req, err);
     }
-    try {
-      res = toResponse(res);
-    } catch (err) {
-      // A lite answer whose status or headers a Response refuses (issue 24): a 500, never a rejection.
-      logger.error(`pagetree: the answer to ${req.method} ${req.url} could not be made a Response:`, err);
-      res = toResponse(textError(500, 'Internal Server Error'));
-    }
-    if (req.method === 'HEAD' && res.body !== null) {
-      // Cancelled, not dropped: a stream made by hand (a page's parts, a file, a feed) would run on unread until it
-      // was collected. The cancel's promise is observed here: a source whose cancel throws rejects it.
-      if (!res.body.locked) res.body.cancel().catch(ignore);
-      res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
-    }
-    return res;
+    return finish(req, res, logger);
   };
+  return (req, info) => {
+    if (typeof info === 'object' && info !== null) handOver(req, info);
+    let answer: Response | Promise<Response>;
+    try {
+      answer = serve(req);
+    } catch (err) {
+      return failed(req, err);
+    }
+    // A synchronous answer (the usual page) is sent as it is: no promise, no turn of the microtask queue.
+    if (!isThenable(answer)) return settle(req, answer);
+    return Promise.resolve(answer).then(
+      (a) => settle(req, a),
+      (err: unknown) => failed(req, err),
+    );
+  };
+}
+
+// The answer made the one Response, and a HEAD's body dropped.
+function finish(req: Request, answer: Response, logger: Logger): Response {
+  let res: Response;
+  try {
+    res = toResponse(answer);
+  } catch (err) {
+    // A lite answer whose status or headers a Response refuses (issue 24): a 500, never a throw.
+    logger.error(`pagetree: the answer to ${req.method} ${req.url} could not be made a Response:`, err);
+    res = toResponse(textError(500, 'Internal Server Error'));
+  }
+  if (req.method === 'HEAD' && res.body !== null) {
+    // Cancelled, not dropped: a stream made by hand (a page's parts, a file, a feed) would run on unread until it
+    // was collected. The cancel's promise is observed here: a source whose cancel throws rejects it.
+    if (!res.body.locked) res.body.cancel().catch(ignore);
+    res = new Response(null, { status: res.status, statusText: res.statusText, headers: res.headers });
+  }
+  return res;
 }
 
 function ignore(): void {}

@@ -149,15 +149,15 @@ export class ServeMux implements HandlerObject {
     if (target.path === '*') return badRequest;
     const tree = this.#tree;
     const sp = this.#split;
-    let host = target.host;
+    let host = '';
     let path = target.path;
     sp.reset(path);
     // CONNECT requests are not canonicalized, but the "/tree" → "/tree/" redirect applies.
     if (method !== 'CONNECT') {
-      // Without host patterns the host decides nothing.
-      host = tree.hasHosts ? stripHostPort(host) : '';
+      // Without host patterns the host decides nothing, and is not read: on Deno and Bun it is a header read.
+      if (tree.hasHosts) host = stripHostPort(target.host);
       if (!sp.clean) sp.reset((path = cleanPath(path)));
-    }
+    } else host = target.host;
     const r = tree.match(host, method, sp);
     // The path with a trailing slash, for the redirect and the 405 (Go issue 67657: not for one that has it).
     const slashable = path !== '' && path.charCodeAt(path.length - 1) !== 47;
