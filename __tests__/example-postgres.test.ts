@@ -22,7 +22,7 @@ const postgres = usePostgres();
 /** A Postgres store on an empty database: the tables dropped first, so ids start at 1 as in a new SQLite file. */
 async function freshPostgres(): Promise<PostgresStore> {
   const pool = new pg.Pool({ connectionString: postgres.url });
-  await pool.query('DROP TABLE IF EXISTS activity, tasks, users');
+  await pool.query('DROP TABLE IF EXISTS comments, activity, tasks, users');
   await pool.end();
   return PostgresStore.connect(postgres.url);
 }
@@ -208,7 +208,7 @@ describe('the example on Postgres, as several instances', () => {
     // One pool of four connections, shared: the four starts run on four sessions at once.
     const pool = new pg.Pool({ connectionString: postgres.url });
     try {
-      await pool.query('DROP TABLE IF EXISTS activity, tasks, users');
+      await pool.query('DROP TABLE IF EXISTS comments, activity, tasks, users');
       const started = await Promise.all(Array.from({ length: 4 }, () => PostgresStore.connect(pool)));
       const [users, activity] = await Promise.all([started[0]!.users(), started[3]!.activity(1)]);
       expect([users.length, activity.map((a) => a.what)]).toEqual([3, ['wrote the first program']]);

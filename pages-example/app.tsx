@@ -4,6 +4,7 @@
 //   /tasks/{id}             Edit task: the form; POST saves it (422 with errors, or "Task updated" on the list);
 //                           DELETE deletes the task → the task list
 //   POST /tasks/{id}/toggle toggle a task       → the task list
+//   GET /tasks/{id}/comments the task's comments, a WebSocket (the edit page connects): live on every instance
 //   /admin/                 Dashboard (/admin redirects here), with live task counts   } logged in only: else
 //   GET /admin/events       the counts as server-sent events                         } to /login?next=…
 //   /admin/users/{userId}   a user, with a refreshable activity partial              }
@@ -20,6 +21,7 @@ import { MemoryBroker, liveReload, type Broker } from 'pagetree/live';
 import { staticFiles, type StaticFiles } from 'pagetree/static';
 import { Admin, DashboardEvents, UserPage, tasksTopic, type AdminDeps } from './admin.tsx';
 import { LoginPage, LogoutPage, type AdminAccount } from './login.tsx';
+import { TaskComments } from './comments.tsx';
 import { NotFoundPage } from './not-found.tsx';
 import type { Store } from './store.ts';
 import { SqliteStore } from './store-sqlite.ts';
@@ -38,6 +40,11 @@ function htmxScript(version: string): string {
   return require.resolve(version === '2' ? 'htmx2/dist/htmx.min.js' : 'htmx.org/dist/htmx.min.js');
 }
 
+/** The WebSocket extension of that htmx: htmx 4 ships hx-ws; htmx 2's is the htmx-ext-ws package. */
+function wsScript(version: string): string {
+  return require.resolve(version === '2' ? 'htmx-ext-ws/dist/ws.min.js' : 'htmx.org/dist/ext/hx-ws.min.js');
+}
+
 /** The server-sent events extension of that htmx: htmx 4 ships hx-sse; htmx 2's is the htmx-ext-sse package. */
 function sseScript(version: string): string {
   return require.resolve(version === '2' ? 'htmx-ext-sse/dist/sse.min.js' : 'htmx.org/dist/ext/hx-sse.min.js');
@@ -47,13 +54,18 @@ export class App {
   tasks = route('/{$} Tasks', TasksPage);
   task = route('/tasks/{taskId} Edit task', TaskPage);
   toggle = route('POST /tasks/{taskId}/toggle', ToggleTask);
+  comments = route('/tasks/{taskId}/comments', TaskComments);
   admin = route('/admin Admin', Admin);
   login = route('/login Log in', LoginPage);
   logout = route('/logout', LogoutPage);
   assets: Route<'GET /static/{path...}', StaticFiles>;
 
   constructor(deps: AdminDeps) {
-    const files = { 'htmx.min.js': htmxScript(deps.htmxVersion), 'htmx-sse.js': sseScript(deps.htmxVersion) };
+    const files = {
+      'htmx.min.js': htmxScript(deps.htmxVersion),
+      'htmx-sse.js': sseScript(deps.htmxVersion),
+      'htmx-ws.js': wsScript(deps.htmxVersion),
+    };
     this.assets = route('GET /static/{path...}', staticFiles(join(__dirname, '..', 'static'), { files }));
   }
 }
@@ -63,7 +75,10 @@ export interface AppOptions {
   databasePath?: string;
   /** A store of your own instead of SQLite, e.g. `await PostgresStore.connect(url)`; `app.store.close()` closes it. */
   store?: Store;
-  /** Carries each change to the tasks to every instance's dashboards. Default: a MemoryBroker (one instance). */
+  /**
+   * Carries each change to the tasks to every instance's dashboards, and each new comment to every page of its task.
+   * Default: a MemoryBroker (one instance).
+   */
   broker?: Broker;
   /** Where failed logins are counted, shared by every instance. Default: this process's memory. */
   throttle?: ThrottleStore;
@@ -134,6 +149,7 @@ export function createApp(options: AppOptions = {}): {
     [TasksPage],
     [TaskPage, { taskId: 1 }],
     [ToggleTask, { taskId: 1 }],
+    [TaskComments, { taskId: 1 }],
     [Admin],
     [DashboardEvents],
     [UserPage, { userId: 1 }],

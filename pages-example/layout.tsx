@@ -34,6 +34,7 @@ export function Layout(props: { title: string; children?: Children }): JSX.Eleme
               extension has registered; loaded now, it waits for DOMContentLoaded, after the extension */}
           <script src={staticUrl('htmx.min.js')}></script>
           <script src={staticUrl('htmx-sse.js')} defer></script>
+          <script src={staticUrl('htmx-ws.js')} defer></script>
           <script src={staticUrl('app.js')} defer></script>
         </head>
         <body>

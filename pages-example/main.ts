@@ -1,11 +1,12 @@
 // `npm start`: serves the example app on PORT (default 3000).
 // The tasks and users are kept in SQLite (pages-example/data/tasks.db; DATABASE_PATH picks another file), or in
 // Postgres with DATABASE_URL=postgres://user:password@host:5432/db (the tables are made at start), which several
-// instances can share: their dashboards then hear each other's changes through Postgres LISTEN/NOTIFY, or through
-// Redis pub/sub with REDIS_URL=redis://host:6379 as well, and failed logins are counted there. Sessions are kept in
-// Postgres with DATABASE_URL, else in Redis with REDIS_URL, else in this process's memory: a logout ends the session
-// on every instance. HTMX_VERSION=2 serves htmx 2 instead of htmx 4; PAGETREE_SECRET (32+ characters) signs the
-// flash cookie and seals the session cookie, so a message and a login survive a restart (with a shared store).
+// instances can share: their dashboards and a task's comments then hear each other's changes through Postgres
+// LISTEN/NOTIFY, or through Redis pub/sub with REDIS_URL=redis://host:6379 as well, and failed logins are counted
+// there. Sessions are kept in Postgres with DATABASE_URL, else in Redis with REDIS_URL, else in this process's
+// memory: a logout ends the session on every instance. HTMX_VERSION=2 serves htmx 2 instead of htmx 4;
+// PAGETREE_SECRET (32+ characters) signs the flash cookie and seals the session cookie, so a message and a login
+// survive a restart (with a shared store).
 // ADMIN_EMAIL and ADMIN_PASSWORD are the admin section's account; without them a password is made and printed.
 // `npm run dev` adds --dev: tsx restarts the server on every change (code, static/) and the open tab reloads.
 // A `.env` file in the working directory, if there is one, sets what the environment does not, at each start.

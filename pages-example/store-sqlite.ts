@@ -11,6 +11,7 @@ import {
   seedActivity,
   seedUsers,
   type Activity,
+  type Comment,
   type Store,
   type Task,
   type TaskCounts,
@@ -35,6 +36,11 @@ const schema = `
     what TEXT NOT NULL,
     at TEXT NOT NULL DEFAULT (datetime('now'))
   );
+  CREATE TABLE IF NOT EXISTS comments (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_id INTEGER NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+    text TEXT NOT NULL
+  );
 `;
 
 // Every statement, prepared once.
@@ -46,6 +52,9 @@ function prepare(db: Database.Database) {
     renameTask: db.prepare('UPDATE tasks SET title = ? WHERE id = ?'),
     toggleTask: db.prepare('UPDATE tasks SET done = 1 - done WHERE id = ?'),
     deleteTask: db.prepare('DELETE FROM tasks WHERE id = ?'),
+    comments: db.prepare('SELECT id, text FROM comments WHERE task_id = ? ORDER BY id'),
+    // Inserted only when the task exists: one statement, so a task deleted meanwhile gets no orphan comment.
+    addComment: db.prepare('INSERT INTO comments (task_id, text) SELECT id, ? FROM tasks WHERE id = ?'),
     countTasks: db.prepare('SELECT count(*) AS total, coalesce(sum(done), 0) AS done FROM tasks'),
     countUsers: db.prepare('SELECT count(*) AS n FROM users'),
     users: db.prepare('SELECT id, name, email, role FROM users ORDER BY id'),
@@ -72,6 +81,8 @@ export class SqliteStore implements Store {
     if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
     this.#db = new Database(path);
     this.#db.pragma('journal_mode = WAL');
+    // Off by default in SQLite: on, deleting a task deletes its comments (ON DELETE CASCADE), as in Postgres.
+    this.#db.pragma('foreign_keys = ON');
     this.#db.exec(schema);
     this.#q = prepare(this.#db);
     if ((this.#q.countUsers.get() as { n: number }).n === 0) this.#seed();
@@ -108,6 +119,14 @@ export class SqliteStore implements Store {
 
   async deleteTask(id: number): Promise<boolean> {
     return this.#changed(this.#q.deleteTask.run(id).changes);
+  }
+
+  async comments(taskId: number): Promise<Comment[]> {
+    return this.#q.comments.all(taskId) as Comment[];
+  }
+
+  async addComment(taskId: number, text: string): Promise<boolean> {
+    return this.#q.addComment.run(text, taskId).changes === 1;
   }
 
   async counts(): Promise<TaskCounts> {

@@ -14,6 +14,12 @@ export interface Task {
   done: boolean;
 }
 
+/** A comment on a task (the task's edit page shows them live, over a WebSocket: comments.tsx). */
+export interface Comment {
+  id: number;
+  text: string;
+}
+
 /** A user of the admin section's list. */
 export interface User {
   id: number;
@@ -52,6 +58,10 @@ export interface Store {
   renameTask(id: number, title: string): Promise<boolean>;
   /** Deletes a task; false when there is no such task. */
   deleteTask(id: number): Promise<boolean>;
+  /** A task's comments, oldest first. */
+  comments(taskId: number): Promise<Comment[]>;
+  /** Adds a comment to a task; false when there is no such task. Deleting a task deletes its comments. */
+  addComment(taskId: number, text: string): Promise<boolean>;
   /** Open, done and all tasks. */
   counts(): Promise<TaskCounts>;
   /** Every user, by id. */

@@ -1,6 +1,7 @@
 // The tasks: the home page lists them and adds one (GET and POST /), each task has its edit page (GET and POST
-// /tasks/{taskId}, DELETE deletes it), and a toggle. Forms are validated with a zod schema through parseForm: an
-// invalid submission answers 422 with the form again, errors beside the field; htmx gets only the form.
+// /tasks/{taskId}, DELETE deletes it; its comments are live: comments.tsx), and a toggle. Forms are validated with a
+// zod schema through parseForm: an invalid submission answers 422 with the form again, errors beside the field; htmx
+// gets only the form.
 
 import {
   HttpError,
@@ -18,10 +19,13 @@ import { formState, getOr404, parseForm, parsePath, type FieldName, type FormSta
 import { alsoRender, htmxDetails, hxTrigger } from 'pagetree/htmx';
 import { z } from 'zod';
 import { Layout } from './layout.tsx';
-import type { Store, Task } from './store.ts';
+import { CommentsPanel } from './comments.tsx';
+import type { Comment, Store, Task } from './store.ts';
 
 export interface Deps {
   store: Store;
+  /** "4" (default) or "2": which htmx the pages load, so the comments panel uses its WebSocket extension. */
+  htmxVersion?: string;
 }
 
 /** What the add and edit forms accept. */
@@ -214,6 +218,8 @@ async function answer(store: Store) {
 interface EditProps {
   task: Task;
   form: TaskForm;
+  /** Shown below the form, then kept current over the comments socket. */
+  comments: Comment[];
 }
 
 /** /tasks/{taskId}: a task's edit form (GET), saving it (POST), deleting it (DELETE). */
@@ -226,7 +232,8 @@ export class TaskPage {
 
   async props(req: PageRequest): Promise<EditProps> {
     const task = await this.#task(req);
-    return { task, form: formState(TaskInput, { title: task.title }) };
+    const comments = await this.#deps.store.comments(task.id);
+    return { task, form: formState(TaskInput, { title: task.title }), comments };
   }
 
   /** Saves the title: "Task updated" on the list (HX-Location for htmx, 303 without), or 422 with the form. */
@@ -235,7 +242,7 @@ export class TaskPage {
     const form = await parseForm(req, TaskInput);
     if (!form.ok) {
       setStatus(422);
-      return { task, form };
+      return { task, form, comments: await this.#deps.store.comments(task.id) };
     }
     req.signal.throwIfAborted();
     // Deleted meanwhile (another tab): a 404, as if it had been gone before the form was read.
@@ -254,6 +261,7 @@ export class TaskPage {
     return (
       <Layout title="Edit task">
         <div id={id(this.editForm)}>{this.editForm(props)}</div>
+        <CommentsPanel taskId={props.task.id} comments={props.comments} htmxVersion={this.#deps.htmxVersion ?? '4'} />
         <p>
           <a href={urlFor(TasksPage)}>Back to the tasks</a>
         </p>

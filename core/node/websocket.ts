@@ -20,7 +20,7 @@
 
 import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import type { Logger, SocketEndpoint } from '../adapter.ts';
 import type { Shutdown } from './shutdown.ts';
@@ -30,12 +30,20 @@ type WebSocketServer = import('ws').WebSocketServer;
 
 let ws: WsModule | null | undefined;
 // ws from the app's node_modules (an optional peer: an app without sockets need not install it); null when absent.
+// Looked up from the app's main script first (an app started from another directory, `node /srv/app/dist/main.js`,
+// still finds its own), then from the working directory.
 function loadWs(): WsModule | null {
   if (ws === undefined) {
-    try {
-      ws = createRequire(join(process.cwd(), 'package.json'))('ws') as WsModule;
-    } catch {
-      ws = null;
+    ws = null;
+    const main = process.argv[1];
+    for (const base of [main ? resolve(main) : undefined, join(process.cwd(), 'package.json')]) {
+      if (base === undefined) continue;
+      try {
+        ws = createRequire(base)('ws') as WsModule;
+        break;
+      } catch {
+        // not from here; the next place, else null (an upgrade to a socket route answers 501 and says why)
+      }
     }
   }
   return ws;
