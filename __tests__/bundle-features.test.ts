@@ -100,3 +100,14 @@ test('one-page-worker-ships-no-cookie-or-session-code', async () => {
   expect(has(files, 'core/auth/')).toBe(false);
   expect(has(files, 'node_modules/cookie/')).toBe(false);
 }, 30_000);
+
+test('one-page-worker-ships-no-websocket-connection-code', async () => {
+  const files = await inputs('plain', page());
+  expect(has(files, 'core/live/connection.ts')).toBe(false);
+  // …and a worker that opens sockets itself (an adapter, through pagetree/adapter's openSocket) does.
+  const adapter = await inputs(
+    'sockets',
+    page('', `import { openSocket } from '${join(repoRoot, 'core/adapter.ts')}';\nexport const open = openSocket;`),
+  );
+  expect(has(adapter, 'core/live/connection.ts')).toBe(true);
+}, 30_000);

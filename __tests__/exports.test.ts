@@ -402,6 +402,7 @@ test('the public names of pagetree/adapter', () => {
     'handOver',
     'handlerFailed',
     'lazyInherit',
+    'openSocket',
     'parseTarget',
     'readBody',
     'readFormBody',

@@ -8,7 +8,8 @@
 //                     4xx, a form is counted against its limits), and fails past its size limit with `bodyTooLarge`
 //   the answer out    `answerOf(res)`: status, headers, body (a string or bytes sent whole, or a stream); an event
 //                     stream's bytes can be taken as they are sent (`takeEvents`) instead of read from its body;
-//                     a socket route's answer to an upgrade carries the endpoint to open (`takeSocket`)
+//                     a socket route's answer to an upgrade carries the endpoint to open (`takeSocket`), which
+//                     `openSocket` opens on the adapter's WebSocket
 //   failures          `handlerFailed(logger, req, err)`: logged, and a bare 500; `textError` for an adapter's own 4xx;
 //                     `guardLogger` makes a user's logger safe to call anywhere, `consoleLogger` is the default
 //   laziness          `lazyInherit`: a cheap class that passes for a Request (or Headers), the real one made on use
@@ -25,4 +26,5 @@ export { bodyTooLarge, readBody, readFormBody, readJson } from './forms/request-
 export { takeEvents } from './live/event-stream.ts';
 export type { EventSink } from './live/event-stream.ts';
 export { takeSocket } from './live/socket.ts';
+export { openSocket } from './live/connection.ts';
 export type { SocketConnection, SocketEndpoint, SocketPeer } from './live/socket.ts';

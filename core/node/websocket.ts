@@ -2,7 +2,7 @@
 //
 //   upgrade request → the mux, as any request (listener.ts: host checks, routing, middlewares, props)
 //                     → a socket route's answer carries its endpoint (takeSocket) → ws completes the handshake
-//                       (101) → endpoint.open(peer); each frame → connection.message; the close → connection.closed
+//                       (101) → openSocket(endpoint, peer); each frame → connection.message; the close → connection.closed
 //                     → any other answer (403 cross-site, 404, 405, a redirect from props) is written on the socket,
 //                       which then closes
 //
@@ -22,7 +22,7 @@ import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { Logger, SocketEndpoint } from '../adapter.ts';
+import { openSocket, type Logger, type SocketEndpoint } from '../adapter.ts';
 import type { Shutdown } from './shutdown.ts';
 
 type WsModule = typeof import('ws');
@@ -104,7 +104,7 @@ export class WebSockets {
 
   #connect(endpoint: SocketEndpoint, webSocket: import('ws').WebSocket, idle: number): void {
     this.#open.add(webSocket);
-    const connection = endpoint.open({
+    const connection = openSocket(endpoint, {
       send: (data) => webSocket.send(data, { binary: false }),
       close: (code, reason) => webSocket.close(code, reason),
       get bufferedAmount() {

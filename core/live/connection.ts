@@ -1,0 +1,241 @@
+// One open WebSocket's connection (issue 44): the Socket a route's methods get, the limits at work (message size,
+// queue, rate), the order of sends and of messages, and its one end. Only an adapter that opens sockets reaches it
+// (`openSocket`, pagetree/adapter): the page step hands over an endpoint (live/socket.ts) and nothing of this file,
+// so a bundle whose server opens no sockets (a Worker on mux.fetch) carries none of it.
+
+import {
+  byteSenders,
+  type Socket,
+  type SocketConnection,
+  type SocketEndpoint,
+  type SocketHandlers,
+  type SocketLimits,
+  type SocketPeer,
+  type SocketRegion,
+} from './socket.ts';
+
+const written = Promise.resolve(true);
+const dropped = Promise.resolve(false);
+const noop = () => {};
+
+/**
+ * The upgrade is done: the route's `open` runs with a Socket on `peer`; the adapter reports frames and the end to
+ * the connection it returns. An adapter calls it (pagetree/adapter), not the page step.
+ * @example const connection = openSocket(endpoint, peer); ws.on('message', (data) => connection.message(data))
+ */
+export function openSocket(endpoint: SocketEndpoint, peer: SocketPeer): SocketConnection {
+  return new Connection(peer, endpoint.handlers, endpoint.limits).start();
+}
+
+/** The socket as its connection holds it: `htmx` is written as messages come. */
+type OwnSocket = Socket & { htmx: 2 | 4 | undefined };
+
+function socketOf(connection: Connection): OwnSocket {
+  const socket: OwnSocket = {
+    htmx: undefined,
+    signal: connection.aborter.signal,
+    send: (html, options) => connection.send(html, options?.regions),
+    subscribe(hub) {
+      const leave = hub.join(socket);
+      if (socket.signal.aborted) {
+        leave();
+        return noop;
+      }
+      socket.signal.addEventListener('abort', leave, { once: true });
+      return () => {
+        socket.signal.removeEventListener('abort', leave);
+        leave();
+      };
+    },
+    close: (code = 1000, reason = '') => connection.end(code, reason),
+  };
+  byteSenders.set(socket, (bytes) => connection.sendBytes(bytes));
+  return socket;
+}
+
+/** One connection's state: the limits at work, the order of sends and of messages, and its one end. */
+class Connection {
+  readonly aborter = new AbortController();
+  readonly socket: OwnSocket;
+  readonly #peer: SocketPeer;
+  readonly #handlers: SocketHandlers;
+  readonly #limits: Required<SocketLimits>;
+  #ended = false;
+  #closeRan = false;
+  /** The last send still rendering; later sends wait behind it. */
+  #tail: Promise<boolean> | undefined;
+  /** The message being handled, and how many wait behind it: the page sees one message at a time, in order. */
+  #inbox: Promise<void> = Promise.resolve();
+  #waiting = 0;
+  // A token bucket: `burst` messages at once, refilled at `rate` per second.
+  #tokens: number;
+  #filled = Date.now();
+
+  constructor(peer: SocketPeer, handlers: SocketHandlers, limits: Required<SocketLimits>) {
+    this.#peer = peer;
+    this.#handlers = handlers;
+    this.#limits = limits;
+    this.#tokens = limits.burst;
+    this.socket = socketOf(this);
+  }
+
+  start(): SocketConnection {
+    // Messages wait for open() (it may subscribe, or load what they need); #run's promise never rejects.
+    this.#inbox = this.#run('open', () => this.#handlers.open?.(this.socket)) ?? this.#inbox;
+    return { message: (data) => this.#message(data), closed: (code, reason) => this.#closed(code, reason) };
+  }
+
+  #message(data: string | Uint8Array): void {
+    if (this.#ended) return;
+    if (typeof data !== 'string') return this.end(1003, 'text messages only');
+    // The adapter's limit counts bytes of the frame already; this counts a runtime that has none (UTF-16 length ≤ bytes).
+    if (data.length > this.#limits.maxMessage) return this.end(1009, 'message too big');
+    const now = Date.now();
+    this.#tokens = Math.min(this.#limits.burst, this.#tokens + ((now - this.#filled) / 1000) * this.#limits.rate);
+    this.#filled = now;
+    if (this.#tokens < 1 || this.#waiting >= this.#limits.burst) return this.end(1008, 'too many messages');
+    this.#tokens--;
+    this.#waiting++;
+    this.#inbox = this.#inbox.then(() => {
+      this.#waiting--;
+      if (this.#ended) return;
+      this.socket.htmx = htmxOf(data) ?? this.socket.htmx;
+      return this.#run('message', () => this.#handlers.message(this.socket, data));
+    });
+  }
+
+  // Runs a page method: a throw or a rejection is logged once and closes the socket with 1011 (htmx reconnects, and
+  // open() draws the page's state afresh); the returned promise never rejects.
+  #run(method: 'open' | 'message', fn: () => unknown): Promise<void> | undefined {
+    const fail = (err: unknown) => {
+      if (this.#ended) return;
+      this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: ${method}() failed; closing the socket:`, err);
+      this.end(1011, 'internal error');
+    };
+    let result: unknown;
+    try {
+      result = fn();
+    } catch (err) {
+      fail(err);
+      return undefined;
+    }
+    if (result instanceof Promise) return result.then(noop, fail);
+    return undefined;
+  }
+
+  #closed(code: number, reason: string): void {
+    this.#ended = true;
+    this.#tail = undefined;
+    if (!this.aborter.signal.aborted) this.aborter.abort();
+    if (this.#closeRan) return;
+    this.#closeRan = true;
+    const close = this.#handlers.close;
+    if (!close) return;
+    const log = (err: unknown) => this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: close() failed:`, err);
+    try {
+      const result = close(this.socket, code, reason);
+      if (result instanceof Promise) result.catch(log);
+    } catch (err) {
+      log(err);
+    }
+  }
+
+  /** Ends the socket from this side: nothing more is sent; the page's close() runs once the peer has closed. */
+  end(code: number, reason: string): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    this.#tail = undefined;
+    this.aborter.abort();
+    try {
+      this.#peer.close(code, reason);
+    } catch (err) {
+      this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: closing the socket failed:`, err);
+    }
+  }
+
+  send(html: string | Promise<string>, regions: readonly SocketRegion[] | undefined): Promise<boolean> {
+    // Each render is observed now: one that fails before its turn (or never gets one: the socket closed, a region
+    // without an id threw) is no unhandled rejection; its failure is handled in its turn below.
+    if (typeof html !== 'string') Promise.resolve(html).catch(noop);
+    for (const r of regions ?? []) if (typeof r[1] !== 'string') Promise.resolve(r[1]).catch(noop);
+    if (this.#ended) return dropped;
+    const text = regions && regions.length > 0 ? this.#withRegions(html, regions) : html;
+    if (typeof text === 'string' && this.#tail === undefined) return this.#write(text) ? written : dropped;
+    if (typeof text !== 'string') Promise.resolve(text).catch(noop);
+    const p: Promise<boolean> = (this.#tail ?? written)
+      .then(() => text)
+      .then(
+        (t) => {
+          if (this.#tail === p) this.#tail = undefined;
+          if (typeof t === 'string') return this.#write(t);
+          this.#failed(new TypeError(`socket.send() got ${typeof t}, not an HTML string`));
+          return false;
+        },
+        (err: unknown) => {
+          if (this.#tail === p) this.#tail = undefined;
+          this.#failed(err);
+          return false;
+        },
+      );
+    this.#tail = p;
+    return p;
+  }
+
+  sendBytes(bytes: Uint8Array): boolean | Promise<boolean> {
+    if (this.#ended) return false;
+    if (this.#tail === undefined) return this.#write(bytes);
+    const p: Promise<boolean> = this.#tail.then(() => {
+      if (this.#tail === p) this.#tail = undefined;
+      return this.#write(bytes);
+    });
+    this.#tail = p;
+    return p;
+  }
+
+  // html, then each region wrapped in an element with its id and hx-swap-oob; a string when nothing is a promise.
+  #withRegions(html: string | Promise<string>, regions: readonly SocketRegion[]): string | Promise<string> {
+    const parts: (string | Promise<string>)[] = [html];
+    for (const [target, content, swap] of regions) {
+      const id = this.#handlers.idOf(target);
+      const how = swap ?? 'innerHTML';
+      if (/["<>&]/.test(id) || /["<>&]/.test(how)) {
+        throw new TypeError(
+          `socket.send(): region ${JSON.stringify(id)} / swap ${JSON.stringify(how)} holds " < > or &`,
+        );
+      }
+      const open = `<div id="${id}" hx-swap-oob="${how}">`;
+      parts.push(open, content, '</div>');
+    }
+    if (parts.every((p) => typeof p === 'string')) return parts.join('');
+    return Promise.all(parts).then((all) => all.join(''));
+  }
+
+  #write(data: string | Uint8Array): boolean {
+    if (this.#ended) return false;
+    try {
+      this.#peer.send(data);
+    } catch (err) {
+      this.#failed(err);
+      return false;
+    }
+    if (this.#peer.bufferedAmount > this.#limits.maxQueued) {
+      this.end(1013, 'client too slow');
+      return false;
+    }
+    return true;
+  }
+
+  #failed(err: unknown): void {
+    if (this.#ended) return;
+    this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: a send failed; closing the socket:`, err);
+    this.end(1011, 'internal error');
+  }
+}
+
+// Which htmx sent a message: htmx 2's ws extension puts the request headers under HEADERS, htmx 4's hx-ws under
+// headers. Read from the text, not parsed: parseMessage parses it once the page asks.
+function htmxOf(data: string): 2 | 4 | undefined {
+  if (data.includes('"HEADERS":')) return 2;
+  if (data.includes('"headers":')) return 4;
+  return undefined;
+}
