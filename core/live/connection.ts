@@ -47,7 +47,10 @@ function socketOf(connection: Connection): OwnSocket {
         leave();
       };
     },
-    close: (code = 1000, reason = '') => connection.end(code, reason),
+    close: (code = 1000, reason = '') => {
+      checkClose(code, reason);
+      connection.end(code, reason);
+    },
   };
   byteSenders.set(socket, (bytes) => connection.sendBytes(bytes));
   return socket;
@@ -69,7 +72,7 @@ class Connection {
   #waiting = 0;
   // A token bucket: `burst` messages at once, refilled at `rate` per second.
   #tokens: number;
-  #filled = Date.now();
+  #filled = performance.now();
 
   constructor(peer: SocketPeer, handlers: SocketHandlers, limits: Required<SocketLimits>) {
     this.#peer = peer;
@@ -90,7 +93,7 @@ class Connection {
     if (typeof data !== 'string') return this.end(1003, 'text messages only');
     // The adapter's limit counts bytes of the frame already; this counts a runtime that has none (UTF-16 length ≤ bytes).
     if (data.length > this.#limits.maxMessage) return this.end(1009, 'message too big');
-    const now = Date.now();
+    const now = performance.now(); // not Date.now(): a clock set back would empty the bucket
     this.#tokens = Math.min(this.#limits.burst, this.#tokens + ((now - this.#filled) / 1000) * this.#limits.rate);
     this.#filled = now;
     if (this.#tokens < 1 || this.#waiting >= this.#limits.burst) return this.end(1008, 'too many messages');
@@ -132,12 +135,16 @@ class Connection {
     const close = this.#handlers.close;
     if (!close) return;
     const log = (err: unknown) => this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: close() failed:`, err);
-    try {
-      const result = close(this.socket, code, reason);
-      if (result instanceof Promise) result.catch(log);
-    } catch (err) {
-      log(err);
-    }
+    // After open() and the message running now (the inbox never rejects): close() undoes what they did, so it must
+    // not run before them (a client that leaves while an async open() loads would leave its state behind).
+    void this.#inbox.then(() => {
+      try {
+        const result = close(this.socket, code, reason);
+        if (result instanceof Promise) result.catch(log);
+      } catch (err) {
+        log(err);
+      }
+    });
   }
 
   /** Ends the socket from this side: nothing more is sent; the page's close() runs once the peer has closed. */
@@ -239,3 +246,22 @@ function htmxOf(data: string): 2 | 4 | undefined {
   if (data.includes('"headers":')) return 4;
   return undefined;
 }
+
+// What a close frame may carry (RFC 6455 §7.4): a code a peer may send and a reason of at most 123 UTF-8 bytes. A
+// runtime's close() throws on anything else, after the socket stopped sending and before it closed: refused here,
+// with what to give instead.
+function checkClose(code: number, reason: string): void {
+  const sendable =
+    (code >= 1000 && code <= 1014 && ![1004, 1005, 1006].includes(code)) || (code >= 3000 && code <= 4999);
+  if (!Number.isInteger(code) || !sendable) {
+    throw new RangeError(
+      `socket.close(${String(code)}): not a code a server may send; use 1000, 1008, 1011 or 4000–4999`,
+    );
+  }
+  const bytes = encoder.encode(reason).byteLength;
+  if (bytes > 123) {
+    throw new RangeError(`socket.close(${code}, reason): the reason is ${bytes} bytes in UTF-8, over 123; shorten it`);
+  }
+}
+
+const encoder = new TextEncoder();

@@ -120,7 +120,9 @@ export class SocketHub {
             logger.error(`pagetree: SocketHub could not render message ${message.id} of ${feed.topic}:`, err);
             continue;
           }
-          await this.#write(encoder.encode(html));
+          // Not awaited: a socket still rendering a send of its own gets these bytes after it (sendBytes keeps each
+          // socket's order), and must not hold up the others, nor the next message (#write never rejects).
+          void this.#write(encoder.encode(html));
         }
       } catch (err) {
         logger.error(`pagetree: SocketHub's subscription to ${feed.topic} failed:`, err);

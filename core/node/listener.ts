@@ -94,6 +94,13 @@ export function toUpgradeListener(
     send(outgoing, req, res, logger);
   });
   return (incoming, socket, head) => {
+    if ((socket as { _httpMessage?: unknown })._httpMessage) {
+      // An upgrade pipelined behind a request whose answer still owns the connection (both in one packet): node
+      // hands it over anyway. Neither the socket nor a re-read can be given to it (assignSocket throws, a re-read is
+      // never answered): the connection is dropped, as a client that pipelines an upgrade must expect.
+      socket.destroy();
+      return;
+    }
     if (!opensWebSocket(incoming)) {
       reparse(incoming, socket, head);
       return;
@@ -104,8 +111,9 @@ export function toUpgradeListener(
     const outgoing = new ServerResponse(incoming);
     outgoing.shouldKeepAlive = false;
     outgoing.assignSocket(socket as Socket);
-    // Nothing follows an answer that did not upgrade: the connection closes once it is written.
-    outgoing.once('finish', () => socket.end());
+    // Nothing follows an answer that did not upgrade: the connection closes once it is written, whether or not the
+    // client ends its side (node no longer times an upgraded socket out: a half-open one would stay forever).
+    outgoing.once('finish', () => (socket as Socket).destroySoon());
     listener(incoming, outgoing);
   };
 }

@@ -59,9 +59,12 @@ export class WebSockets {
   readonly #logger: Logger;
   #warned = false;
 
+  readonly #shutdown: Shutdown;
+  #hooked = false;
+
   constructor(logger: Logger, shutdown: Shutdown) {
     this.#logger = logger;
-    shutdown.onStart(() => this.#goingAway());
+    this.#shutdown = shutdown;
   }
 
   /** The sockets open now. */
@@ -104,6 +107,17 @@ export class WebSockets {
 
   #connect(endpoint: SocketEndpoint, webSocket: import('ws').WebSocket, idle: number): void {
     this.#open.add(webSocket);
+    if (this.#shutdown.started) {
+      // Opened after the shutdown began (its props were still loading): it goes at once, as the others went.
+      this.#goAway(webSocket);
+    } else if (!this.#hooked) {
+      // Hooked per shutdown: a server that listens again after one starts with no hooks.
+      this.#hooked = true;
+      this.#shutdown.onStart(() => {
+        this.#hooked = false;
+        for (const open of this.#open) this.#goAway(open);
+      });
+    }
     const connection = openSocket(endpoint, {
       send: (data) => webSocket.send(data, { binary: false }),
       close: (code, reason) => webSocket.close(code, reason),
@@ -134,10 +148,8 @@ export class WebSockets {
     });
   }
 
-  #goingAway(): void {
-    for (const webSocket of this.#open) {
-      webSocket.close(1012, 'server shutting down');
-      setTimeout(() => webSocket.terminate(), closeGraceMs).unref();
-    }
+  #goAway(webSocket: import('ws').WebSocket): void {
+    webSocket.close(1012, 'server shutting down');
+    setTimeout(() => webSocket.terminate(), closeGraceMs).unref();
   }
 }
