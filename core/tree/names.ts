@@ -25,7 +25,7 @@ export function isComponentName(name: string): boolean {
 }
 
 // A socket route's methods (a page with message(), live/socket-route.ts): called with the socket, never rendered.
-const socketMethods = new Set(['open', 'message', 'close']);
+export const socketMethods: ReadonlySet<string> = new Set(['open', 'message', 'close']);
 
 /**
  * The components among a page's method names, in their order: isComponentName's, less `open`, `message` and

@@ -25,7 +25,7 @@
 // A node is whole when built: mount reads every page (readPage), parses its patterns and gives its components
 // their ids (collect.ts, element-ids.ts) before it builds any node, so nothing is set on a node afterwards.
 
-import { isComponentName, kebab as kebabName, verbMethods } from './names.ts';
+import { isComponentName, kebab as kebabName, socketMethods, verbMethods } from './names.ts';
 import type { Pattern } from '../mux/pattern.ts';
 import type { Handler, HandlerFunc } from '../kernel/request.ts';
 import { urlBuilder, type UrlBuilder } from './route.ts';
@@ -210,8 +210,6 @@ export class PageNode {
 export function isSocketPage(page: object): boolean {
   return typeof (page as { message?: unknown }).message === 'function';
 }
-
-const socketMethods = new Set(['open', 'message', 'close']);
 
 // The rendering methods of a page, in declaration order: own function fields
 // first (instances given as object literals), then the prototype chain.
