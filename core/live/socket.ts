@@ -15,6 +15,7 @@
 // with 1009; ping/pong and the idle timeout); this file owns what every runtime needs the same: a cap on what waits
 // for a slow client (1013), the per-connection rate limit (1008), the order of sends, and failures (1011).
 
+import { liteData, liteResponse } from '../kernel/answer.ts';
 import type { Logger } from '../kernel/logger.ts';
 
 /** The limits of a socket route: a page's `socketLimits` field, each value optional. */
@@ -92,7 +93,11 @@ export interface SendOptions {
   regions?: readonly SocketRegion[];
 }
 
-const answers = new WeakMap<Response, SocketEndpoint>();
+// Keyed by the answer's body, not the Response: the steps that pass an answer on re-made (Server-Timing, dev mode's)
+// keep its body, so the endpoint reaches the adapter through them. A middleware that reads the body, or makes a new
+// Response of it, ends the upgrade: the client gets the 501.
+const answers = new WeakMap<object, SocketEndpoint>();
+const utf8 = new TextEncoder();
 
 /**
  * The answer a socket route gives an upgrade request: a Response an adapter that can upgrade takes the endpoint
@@ -100,12 +105,16 @@ const answers = new WeakMap<Response, SocketEndpoint>();
  * @example return upgradeAnswer(endpoint) // node's serve(): 101 Switching Protocols, then openSocket(endpoint, peer)
  */
 export function upgradeAnswer(endpoint: SocketEndpoint): Response {
-  const res = new Response('Not Implemented: this server cannot open WebSockets; serve with pagetree/node', {
-    status: 501,
-    headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
+  const body = utf8.encode(
+    'Not Implemented: this server cannot open WebSockets; serve with pagetree/node, pagetree/bun or pagetree/deno',
+  );
+  answers.set(body, endpoint);
+  // no-transform: the compression step passes it on as it is, the body the endpoint is keyed by.
+  return liteResponse(501, body, {
+    'content-type': 'text/plain; charset=utf-8',
+    'x-content-type-options': 'nosniff',
+    'cache-control': 'no-store, no-transform',
   });
-  answers.set(res, endpoint);
-  return res;
 }
 
 /**
@@ -114,7 +123,8 @@ export function upgradeAnswer(endpoint: SocketEndpoint): Response {
  * @example const endpoint = takeSocket(res); if (endpoint) upgrade(socket, endpoint); else write(res)
  */
 export function takeSocket(res: Response): SocketEndpoint | undefined {
-  return answers.get(res);
+  const body = liteData(res)?.body;
+  return typeof body === 'object' && body !== null ? answers.get(body) : undefined;
 }
 
 /**

@@ -8,7 +8,8 @@
 // SIGINT and SIGTERM call server.shutdown() unless `handleSignals: false`. The free functions shutdown(server) and
 // onShutdown(server, fn) of 0.x stay for a minor version, deprecated: they work on any node server.
 
-import { Server, type ServerOptions } from 'node:http';
+import { Server, type IncomingMessage, type ServerOptions } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { consoleLogger, type Handler, type Logger } from '../adapter.ts';
 import type { ServeMux } from '../mux/serve-mux.ts';
 import { loggerFor, toNodeListener, toUpgradeListener, type ListenerOptions, type NodeListener } from './listener.ts';
@@ -118,10 +119,11 @@ export function serve(handler: Handler | ServeMux, options: ServeOptions = {}): 
   server.maxConnections = options.maxConnections ?? defaultMaxConnections;
   // WebSockets: an upgrade request is routed as any other; a socket route's answer opens the socket (websocket.ts).
   const sockets = new WebSockets(logger, shutdownOf(server, logger));
-  server.on(
-    'upgrade',
-    toUpgradeListener(handler, options, (...args) => sockets.open(...args)),
-  );
+  const upgrade = toUpgradeListener(handler, options, (...args) => sockets.open(...args));
+  server.on('upgrade', (incoming: IncomingMessage, socket: Duplex, head: Buffer) => {
+    sockets.follow(socket);
+    upgrade(incoming, socket, head);
+  });
   let warned = 0;
   server.on('drop', () => {
     if (Date.now() - warned < 60_000) return;

@@ -21,6 +21,8 @@ export class Shutdown {
   /** The close the first shutdown() began, that every later one waits for. */
   done: Promise<void> | undefined = undefined;
   readonly #hooks = new Set<() => void>();
+  /** What runs when the timeout is up: kept from shutdown to shutdown (a server that listens again keeps them). */
+  readonly #late = new Set<() => void>();
   readonly #logger: Logger;
 
   constructor(logger: Logger) {
@@ -40,6 +42,20 @@ export class Shutdown {
     const once = () => this.#run(fn);
     this.#hooks.add(once);
     return () => void this.#hooks.delete(once);
+  }
+
+  /**
+   * Runs `fn` each time a shutdown's timeout is up, beside node's closeAllConnections: for the connections node no
+   * longer counts as its own (an upgrade whose answer is not written yet).
+   * @example shutdown.onTimeout(() => { for (const s of pending) s.destroy(); })
+   */
+  onTimeout(fn: () => void): void {
+    this.#late.add(fn);
+  }
+
+  /** The timeout is up: the onTimeout functions run. */
+  timedOut(): void {
+    for (const fn of this.#late) this.#run(fn);
   }
 
   /**
@@ -92,7 +108,10 @@ export function shuttingDown(server: object): boolean {
 export function shutDown(server: Server, shutdown: Shutdown, timeout: number): Promise<void> {
   shutdown.start();
   return (shutdown.done ??= new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), timeout);
+    const timer = setTimeout(() => {
+      server.closeAllConnections();
+      shutdown.timedOut();
+    }, timeout);
     // A keep-alive connection turns idle once its in-flight response is done: close it then.
     const sweep = setInterval(() => server.closeIdleConnections(), 50);
     timer.unref();

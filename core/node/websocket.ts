@@ -56,6 +56,8 @@ const closeGraceMs = 1000;
 export class WebSockets {
   readonly #servers = new Map<number, WebSocketServer>();
   readonly #open = new Set<import('ws').WebSocket>();
+  /** The connections of upgrade requests, until they close: node no longer counts them as its own. */
+  readonly #pending = new Set<Duplex>();
   readonly #logger: Logger;
   #warned = false;
 
@@ -65,6 +67,22 @@ export class WebSockets {
   constructor(logger: Logger, shutdown: Shutdown) {
     this.#logger = logger;
     this.#shutdown = shutdown;
+    // The shutdown's timeout is up: an upgrade still waiting for its props is dropped (its client reconnects), and
+    // so is every socket that has not finished its close handshake; else server.close() would wait for them forever.
+    shutdown.onTimeout(() => {
+      for (const socket of this.#pending) socket.destroy();
+      for (const open of this.#open) open.terminate();
+    });
+  }
+
+  /**
+   * Follows the connection of an upgrade request until it closes, for the shutdown's timeout.
+   * @example server.on('upgrade', (incoming, socket, head) => { sockets.follow(socket); upgrade(incoming, socket, head); })
+   */
+  follow(socket: Duplex): void {
+    if (socket.destroyed) return;
+    this.#pending.add(socket);
+    socket.once('close', () => this.#pending.delete(socket));
   }
 
   /** The sockets open now. */
