@@ -25,6 +25,8 @@ const programs = (process.env.PROGRAMS?.split(',') ?? allPrograms) as Program[];
 for (const p of programs) if (!allPrograms.includes(p)) throw new Error(`PROGRAMS: unknown program ${p}`);
 const RUNS = setting('ROUNDS', 1);
 const distinct = process.env.DISTINCT === '1';
+// NODE_FLAGS="--max-semi-space-size=64": the node flags tsc runs with (to see how much of a check is the GC's).
+const nodeFlags = process.env.NODE_FLAGS?.split(/\s+/).filter(Boolean) ?? [];
 const dir = join(__dirname, '.generated');
 const root = join(__dirname, '..', '..');
 const tsc6 = require.resolve('typescript/bin/tsc');
@@ -45,7 +47,7 @@ interface Figures {
 function check(tsc: string, file: string, allowError: boolean): Figures {
   const args = ['--noEmit', '--extendedDiagnostics', '--ignoreConfig', '--strict', '--skipLibCheck'];
   args.push('--module', 'nodenext', '--target', 'es2022', '--types', 'node', '--rootDir', root, file);
-  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, tsc, ...args], {
+  const run = spawnSync('/usr/bin/time', ['-f', 'cpu %U %S', process.execPath, ...nodeFlags, tsc, ...args], {
     encoding: 'utf8',
     maxBuffer: 64 << 20,
   });
