@@ -37,6 +37,8 @@ module.exports = {
     '^pagetree/adapter$': '<rootDir>/core/adapter.ts',
     '^pagetree/node$': '<rootDir>/core/node/index.ts',
     '^pagetree/bun$': '<rootDir>/core/bun/index.ts',
+    '^pagetree/deno$': '<rootDir>/core/deno/index.ts',
+    '^pagetree/cloudflare$': '<rootDir>/core/cloudflare/index.ts',
     '^pagetree/postgres$': '<rootDir>/core/engines/postgres.ts',
     '^pagetree/redis$': '<rootDir>/core/engines/redis.ts',
     '^pagetree/jsx-runtime$': '<rootDir>/jsx-runtime/index.ts',

@@ -4,7 +4,9 @@ import * as pagetree from '../core/index.ts';
 import * as postgres from '../core/engines/postgres.ts';
 import * as redis from '../core/engines/redis.ts';
 import * as node from '../core/node/index.ts';
+import * as deno from '../core/deno/index.ts';
 import * as adapter from '../core/adapter.ts';
+import * as cloudflare from '../core/cloudflare/index.ts';
 import * as auth from '../core/auth/index.ts';
 import * as compress from '../core/compress/index.ts';
 import * as forms from '../core/forms/index.ts';
@@ -392,15 +394,25 @@ test('the public names of pagetree/node', () => {
   expect(Object.keys(node).sort()).toEqual(['onShutdown', 'serve', 'shutdown', 'toNodeListener']);
 });
 
+test('the public names of pagetree/deno', () => {
+  expect(Object.keys(deno).sort()).toEqual(['serve']);
+});
+
+test('the public names of pagetree/cloudflare', () => {
+  expect(Object.keys(cloudflare).sort()).toEqual(['socketObject', 'workerFetch']);
+});
+
 test('the public names of pagetree/adapter', () => {
   expect(Object.keys(adapter).sort()).toEqual([
     'answerOf',
     'bodyTooLarge',
     'clientAddress',
     'consoleLogger',
+    'frameText',
     'guardLogger',
     'handOver',
     'handlerFailed',
+    'isUpgrade',
     'lazyInherit',
     'openSocket',
     'parseTarget',
@@ -412,6 +424,7 @@ test('the public names of pagetree/adapter', () => {
     'takeEvents',
     'takeSocket',
     'textError',
+    'utf8Over',
   ]);
 });
 

@@ -18,7 +18,9 @@
 //   app/      mount: a page class and its options become a tree on a mux          → every feature above but live/
 //   node/     the node:http adapter                                                → pagetree/adapter (adapter.ts),
 //                                                                                      and ServeMux from mux/
-//   bun/      Bun.serve for a mux (pagetree/bun)                                   → kernel/ (its fetch answer)
+//   bun/      Bun.serve for a mux (pagetree/bun), its WebSockets                   → pagetree/adapter, kernel/ (fetch answer)
+//   deno/     Deno.serve for a mux (pagetree/deno), its WebSockets                 → pagetree/adapter, kernel/ (fetch answer)
+//   cloudflare/ socket routes in a Durable Object, the Worker (pagetree/cloudflare) → pagetree/adapter, kernel/
 //   engines/  Postgres and Redis (pagetree/postgres, pagetree/redis)               → auth/, live/, kernel/
 //   bin/      the CLIs (pagetree-dev, pagetree-embed)                              → static/
 //   errors.ts the error classes                                                    → kernel/, mux/
@@ -84,7 +86,9 @@ const below: Record<string, string[]> = {
     'core/errors.ts',
   ],
   node: ['core/adapter.ts', 'mux'],
-  bun: ['kernel'],
+  bun: ['core/adapter.ts', 'kernel'],
+  deno: ['core/adapter.ts', 'kernel'],
+  cloudflare: ['core/adapter.ts', 'kernel'],
   engines: ['auth', 'live', 'kernel'],
   bin: ['static'],
   'core/errors.ts': ['kernel', 'mux'],

@@ -6,9 +6,14 @@
 // must not compress the precompressed bytes again), and a login: a section behind requireLogin, a password checked
 // with verifyPassword (a scrypt and a PBKDF2 hash made on Node), a cookie session (AES-GCM by Web Crypto) and a
 // logout. A hash each runtime makes verifies on Node and on the runtimes before it, and theirs on it.
+// On Bun and Deno, served by pagetree/bun's and pagetree/deno's serve, a socket route (issue 44) over a raw client
+// (ws, from Node): its first message, an answer, a hub's POST reaching two sockets, the Origin check, the limits
+// (1009, 1003, 1013), a client that leaves mid-frame, and the stop closing the sockets with 1012.
 
+import { once } from 'node:events';
 import { cpSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { connect as netConnect } from 'node:net';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -23,6 +28,9 @@ import {
   toolPackage,
   type Served,
 } from '../support/package.ts';
+import { connect, htmx2, htmx4 } from '../websockets/support.ts';
+import { serve as denoServe } from '../../core/deno/index.ts';
+import { ServeMux } from '../../core/index.ts';
 
 jest.setTimeout(600_000);
 
@@ -112,6 +120,25 @@ test('a worker bundle carries no Node module but node:async_hooks, and no Common
   );
   expect([...new Set(imports)]).toEqual(['node:async_hooks']);
   expect(result.outputFiles[0]!.text).not.toMatch(/\brequire\(/);
+});
+
+test('pagetree/deno serve(mux) outside Deno says so and what to use instead', () => {
+  expect(() => denoServe(new ServeMux())).toThrow(
+    "pagetree/deno serve(): Deno.serve is missing, so this is not Deno; run the app with deno, or serve it with pagetree/node's serve",
+  );
+});
+
+test('pagetree/deno serve(mux, { handler }) is refused: serve answers with the mux', () => {
+  const deno = { serve: jest.fn(), upgradeWebSocket: jest.fn() };
+  Object.assign(globalThis, { Deno: deno });
+  try {
+    expect(() => denoServe(new ServeMux(), { handler: () => new Response() })).toThrow(
+      'pagetree/deno serve(mux, options): options.handler is given, but serve answers with the mux; drop it',
+    );
+    expect(deno.serve).not.toHaveBeenCalled();
+  } finally {
+    delete (globalThis as { Deno?: unknown }).Deno;
+  }
 });
 
 /** Hashes of `madePassword`, by where they were made: Node's (this process), then each runtime's as it runs. */
@@ -412,5 +439,95 @@ describe.each(runtimes)('%s', (name, start) => {
       }
     }
     made.push([name, hash]);
+  });
+
+  // pagetree/bun's and pagetree/deno's serve open sockets; workerd's mux.fetch answers 501 (pagetree/cloudflare).
+  if (name === 'workerd') return;
+  describe('a socket route', () => {
+    const url = (path: string) => app.url.replace('http:', 'ws:') + path;
+    const say = async (text: string) =>
+      (await fetch(app.url + '/chat/say', { method: 'POST', body: new URLSearchParams({ text }) })).text();
+
+    test('opens with its first message, and answers a valid and an invalid message (htmx 4 and htmx 2)', async () => {
+      const client = await connect(url('/chat'));
+      expect(await client.nth(1)).toBe('<ul id="chat-log"></ul>');
+      client.ws.send(htmx4({ text: ' hello ' }));
+      expect(await client.nth(2)).toMatch(/^<li>hello<\/li><div id="chat-count" hx-swap-oob="innerHTML">\d+<\/div>$/);
+      client.ws.send(htmx2({ text: ' ' }));
+      expect(await client.nth(3)).toBe('<div id="chat-error" hx-swap-oob="innerHTML"><em>Write something</em></div>');
+      client.ws.close();
+      await client.closed;
+    });
+
+    test('one POST to the hub: two sockets get the same bytes', async () => {
+      const [a, b] = await Promise.all([connect(url('/chat')), connect(url('/chat'))]);
+      await Promise.all([a.nth(1), b.nth(1)]);
+      expect(await say('to all ✓')).toBe('2');
+      expect([await a.nth(2), await b.nth(2)]).toEqual(['<li>to all ✓</li>', '<li>to all ✓</li>']);
+      a.ws.close();
+      b.ws.close();
+      await Promise.all([a.closed, b.closed]);
+    });
+
+    test("another site's page cannot open it: 403", async () => {
+      await expect(connect(url('/chat'), { origin: 'https://evil.example' })).rejects.toThrow(
+        'Unexpected server response: 403',
+      );
+    });
+
+    test.each([
+      { why: 'over maxMessage (1024 bytes)', data: 'x'.repeat(1025), code: 1009 },
+      { why: 'over it in UTF-8 (513 characters, 1026 bytes)', data: 'é'.repeat(513), code: 1009 },
+      { why: 'far over it (1 MiB)', data: 'x'.repeat(1 << 20), code: 1009 },
+      { why: 'binary', data: Buffer.from([1, 2, 3]), code: 1003 },
+    ])('a message $why closes the socket with $code', async ({ data, code }) => {
+      const client = await connect(url('/chat'));
+      await client.nth(1);
+      client.ws.send(data);
+      expect((await client.closed).code).toBe(code);
+    });
+
+    test('a client that never reads is closed with 1013; the server goes on', async () => {
+      const slow = await connect(url('/chat'));
+      await slow.nth(1);
+      slow.ws.pause(); // reads nothing more: what the server sends waits in its queue
+      let reached = '1';
+      for (let i = 0; i < 200 && reached !== '0'; i++) reached = await say('x'.repeat(256 * 1024));
+      expect(reached).toBe('0'); // the slow socket left the hub: closed, its queue dropped
+      slow.ws.resume();
+      expect((await slow.closed).code).toBe(1013);
+      expect((await fetch(app.url + '/')).status).toBe(200);
+    });
+
+    test('a client that leaves in the middle of a frame: the server goes on', async () => {
+      const socket = netConnect(Number(new URL(app.url).port), '127.0.0.1');
+      await once(socket, 'connect');
+      socket.write(
+        'GET /chat HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n' +
+          'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n',
+      );
+      const [head] = (await once(socket, 'data')) as [Buffer];
+      expect(head.toString()).toMatch(/^HTTP\/1\.1 101 /);
+      // A masked text frame that announces 1000 bytes, then 10 of them, then the client is gone.
+      socket.write(Buffer.concat([Buffer.from([0x81, 0xfe, 0x03, 0xe8, 1, 2, 3, 4]), Buffer.alloc(10, 0x61)]));
+      socket.destroy();
+      const client = await connect(url('/chat'));
+      expect(await client.nth(1)).toBe('<ul id="chat-log"></ul>');
+      client.ws.close();
+      await client.closed;
+    });
+
+    // Last of this runtime's tests: the process stops.
+    test('the stop (SIGTERM: server.stop(), server.shutdown()) closes every socket with 1012', async () => {
+      const [a, b] = await Promise.all([connect(url('/chat')), connect(url('/chat'))]);
+      await Promise.all([a.nth(1), b.nth(1)]);
+      const stopped = app.stop();
+      expect([await a.closed, await b.closed]).toEqual([
+        { code: 1012, reason: 'server shutting down' },
+        { code: 1012, reason: 'server shutting down' },
+      ]);
+      await stopped;
+      expect(app.child.exitCode).toBe(0);
+    });
   });
 });

@@ -106,7 +106,7 @@ const utf8 = new TextEncoder();
  */
 export function upgradeAnswer(endpoint: SocketEndpoint): Response {
   const body = utf8.encode(
-    'Not Implemented: this server cannot open WebSockets; serve with pagetree/node, pagetree/bun or pagetree/deno',
+    'Not Implemented: this server cannot open WebSockets; serve with pagetree/node, pagetree/bun or pagetree/deno, or on Workers with pagetree/cloudflare',
   );
   answers.set(body, endpoint);
   // no-transform: the compression step passes it on as it is, the body the endpoint is keyed by.
