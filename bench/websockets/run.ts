@@ -81,7 +81,11 @@ async function start(c: (typeof contenders)[number], wrap: string[]): Promise<Co
     wrap,
   });
   const before = await serverMemory(server, true);
-  const [cmd, ...args] = [...wrap, process.execPath, '--import', 'tsx', 'bench/websockets/clients.ts'];
+  // Compiled (build/bench/websockets/run.js), the clients run compiled beside it, as the servers do.
+  const clientsScript = __filename.endsWith('.js')
+    ? ['bench/websockets/clients.js']
+    : ['--import', 'tsx', 'bench/websockets/clients.ts'];
+  const [cmd, ...args] = [...wrap, process.execPath, ...clientsScript];
   const clients = spawn(cmd!, [...args, c.clients, String(server.port), String(CLIENTS)], {
     cwd: ROOT,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

@@ -9,10 +9,19 @@
 //   ws       the floor: node:http and a raw `ws` WebSocketServer; POST /publish encodes the same text once and
 //            hands the same bytes to every client's send()
 //
+// WS_PROFILE=<dir>: each server profiles its CPU from the first POST /publish (its clients are all open then) until
+// it exits, into <dir>/websockets-<kind>.cpuprofile (`tsx bench/lib/cpuprofile.ts <file>` sums it up): the messages
+// alone, where BENCH_CPU_PROF's whole-run profile is mostly the opening of the sockets. WS_HEAP=<dir>: a heap
+// snapshot of each server at the same moment, <dir>/websockets-<kind>.heapsnapshot (what an open client holds).
+//
 // Keep-alives are off in all three (a socket route's ping every 30 s, a stream's `: ping` every 15 s): 5,000 of them
 // landing in another server's round would be timed as that server's noise.
 
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { Session } from 'node:inspector';
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { mount, route, ServeMux, type PageRequest } from '../../core/index.ts';
 import { EventHub, MemoryBroker, SocketHub, type Socket, type SocketPage } from '../../core/live/index.ts';
@@ -21,6 +30,28 @@ import { listening, serveParent } from '../lib/child.ts';
 import { countsHtml, renderCounts } from './fragment.ts';
 
 serveParent('bench/websockets/server.ts');
+
+const kind = process.argv[2];
+
+// At the first POST /publish (every client is open then), once: WS_HEAP writes a heap snapshot, WS_PROFILE starts
+// the CPU profiler, whose profile is written when the parent goes away. Nothing without them.
+let observed = false;
+function observeMessages(): void {
+  if (observed) return;
+  observed = true;
+  const { WS_HEAP: heapDir, WS_PROFILE: profileDir } = process.env;
+  if (heapDir) writeHeapSnapshot(join(heapDir, `websockets-${kind}.heapsnapshot`));
+  if (!profileDir) return;
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable', () => session.post('Profiler.start'));
+  process.prependListener('disconnect', () => {
+    session.post('Profiler.stop', (err, result) => {
+      if (err) console.error(`bench/websockets/server.ts ${kind}: the profiler failed:`, err);
+      else writeFileSync(join(profileDir, `websockets-${kind}.cpuprofile`), JSON.stringify(result.profile));
+    });
+  });
+}
 
 const topic = 'counts';
 // Far longer than a run: no ping or heartbeat is sent while it runs (the module comment).
@@ -39,12 +70,12 @@ function servePagetree(mux: ServeMux): void {
 // POST /publish: k on the broker; every hub renders it once for its clients.
 function publishRoute(mux: ServeMux, broker: MemoryBroker): void {
   mux.handleFunc('POST /publish', async (req) => {
+    observeMessages();
     await broker.publish(topic, await req.text());
     return new Response(null, { status: 204 });
   });
 }
 
-const kind = process.argv[2];
 if (kind === 'socket') {
   const broker = new MemoryBroker();
   const hub = new SocketHub({ broker, topic, render: (m) => renderCounts(Number(m.data)) });
@@ -85,6 +116,7 @@ if (kind === 'socket') {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.once('end', () => {
       if (req.method === 'POST' && req.url === '/publish') {
+        observeMessages();
         const bytes = Buffer.from(countsHtml(Number(Buffer.concat(chunks).toString())));
         for (const ws of clients) ws.send(bytes, { binary: false });
         res.writeHead(204).end();

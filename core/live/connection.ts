@@ -5,6 +5,7 @@
 
 import {
   byteSenders,
+  type SendOptions,
   type Socket,
   type SocketConnection,
   type SocketEndpoint,
@@ -27,39 +28,48 @@ export function openSocket(endpoint: SocketEndpoint, peer: SocketPeer): SocketCo
   return new Connection(peer, endpoint.handlers, endpoint.limits).start();
 }
 
-/** The socket as its connection holds it: `htmx` is written as messages come. */
-type OwnSocket = Socket & { htmx: 2 | 4 | undefined };
+/**
+ * The socket a route's methods get: its methods on the prototype, so an open socket is one small object and not
+ * four closures (issue 44.7). `htmx` is written by the connection as messages come.
+ */
+class OpenSocket implements Socket {
+  htmx: 2 | 4 | undefined = undefined;
+  readonly #connection: Connection;
 
-function socketOf(connection: Connection): OwnSocket {
-  const socket: OwnSocket = {
-    htmx: undefined,
-    signal: connection.aborter.signal,
-    send: (html, options) => connection.send(html, options?.regions),
-    subscribe(hub) {
-      const leave = hub.join(socket);
-      if (socket.signal.aborted) {
-        leave();
-        return noop;
-      }
-      socket.signal.addEventListener('abort', leave, { once: true });
-      return () => {
-        socket.signal.removeEventListener('abort', leave);
-        leave();
-      };
-    },
-    close: (code = 1000, reason = '') => {
-      checkClose(code, reason);
-      connection.end(code, reason);
-    },
-  };
-  byteSenders.set(socket, (bytes) => connection.sendBytes(bytes));
-  return socket;
+  constructor(connection: Connection) {
+    this.#connection = connection;
+  }
+
+  get signal(): AbortSignal {
+    return this.#connection.signal;
+  }
+
+  send(html: string | Promise<string>, options?: SendOptions): Promise<boolean> {
+    return this.#connection.send(html, options?.regions);
+  }
+
+  subscribe(hub: { join(socket: Socket): () => void }): () => void {
+    return this.#connection.follow(hub);
+  }
+
+  close(code = 1000, reason = ''): void {
+    checkClose(code, reason);
+    this.#connection.end(code, reason);
+  }
 }
 
-/** One connection's state: the limits at work, the order of sends and of messages, and its one end. */
-class Connection {
-  readonly aborter = new AbortController();
-  readonly socket: OwnSocket;
+/**
+ * One connection's state: the limits at work, the order of sends and of messages, and its one end. It is what the
+ * adapter reports to (`message`, `closed`): no object of closures around it.
+ */
+class Connection implements SocketConnection {
+  /** Made when `socket.signal` is first read: most sockets never read it (an AbortController, its signal and a
+   * listener per hub were ~1 KiB a socket). */
+  #aborter: AbortController | undefined;
+  /** The hubs the socket follows (`subscribe`), by their leave functions: each called once, at the latest when the
+   * socket ends. An array: a socket follows one hub or a few. */
+  #follows: (() => void)[] | undefined;
+  readonly socket: OpenSocket;
   readonly #peer: SocketPeer;
   readonly #handlers: SocketHandlers;
   readonly #limits: Required<SocketLimits>;
@@ -79,16 +89,64 @@ class Connection {
     this.#handlers = handlers;
     this.#limits = limits;
     this.#tokens = limits.burst;
-    this.socket = socketOf(this);
+    this.socket = new OpenSocket(this);
+    byteSenders.set(this.socket, (bytes) => this.sendBytes(bytes));
   }
 
   start(): SocketConnection {
     // Messages wait for open() (it may subscribe, or load what they need); #run's promise never rejects.
     this.#inbox = this.#run('open', () => this.#handlers.open?.(this.socket)) ?? this.#inbox;
-    return { message: (data) => this.#message(data), closed: (code, reason) => this.#closed(code, reason) };
+    return this;
   }
 
-  #message(data: string | Uint8Array): void {
+  /** Aborts when the socket ends; one read after it ended is aborted already. */
+  get signal(): AbortSignal {
+    if (!this.#aborter) {
+      this.#aborter = new AbortController();
+      if (this.#ended) this.#aborter.abort();
+    }
+    return this.#aborter.signal;
+  }
+
+  /** Joins `hub` until the socket ends or the returned function is called (`socket.subscribe`). */
+  follow(hub: { join(socket: Socket): () => void }): () => void {
+    const leave = hub.join(this.socket);
+    if (this.#ended) {
+      leave();
+      return noop;
+    }
+    // [leave], not [] then push: an empty array grows to room for 17 on its first push (~0.1 KiB a socket).
+    if (this.#follows) this.#follows.push(leave);
+    else this.#follows = [leave];
+    return () => this.#unfollow(leave);
+  }
+
+  // Leaves one hub, once: by the function subscribe() returned, or when the socket ends.
+  #unfollow(leave: () => void): void {
+    const at = this.#follows?.indexOf(leave) ?? -1;
+    if (at < 0) return;
+    this.#follows!.splice(at, 1);
+    leave();
+  }
+
+  // The socket has ended: its signal aborts (when it was read) and it leaves every hub it follows.
+  #ending(): void {
+    this.#ended = true;
+    this.#tail = undefined;
+    if (this.#aborter && !this.#aborter.signal.aborted) this.#aborter.abort();
+    const follows = this.#follows;
+    this.#follows = undefined;
+    for (const leave of follows ?? []) {
+      // A hub is any object with join() (a hand-written one too): one that throws is logged, and the others are left.
+      try {
+        leave();
+      } catch (err) {
+        this.#handlers.logger.error(`pagetree: ${this.#handlers.name}: leaving a hub as the socket ended failed:`, err);
+      }
+    }
+  }
+
+  message(data: string | Uint8Array): void {
     if (this.#ended) return;
     if (typeof data !== 'string') return this.end(1003, 'text messages only');
     // The adapter's limit counts bytes of the frame already; this counts a runtime that has none (UTF-16 length ≤ bytes).
@@ -126,10 +184,8 @@ class Connection {
     return undefined;
   }
 
-  #closed(code: number, reason: string): void {
-    this.#ended = true;
-    this.#tail = undefined;
-    if (!this.aborter.signal.aborted) this.aborter.abort();
+  closed(code: number, reason: string): void {
+    this.#ending();
     if (this.#closeRan) return;
     this.#closeRan = true;
     const close = this.#handlers.close;
@@ -150,9 +206,7 @@ class Connection {
   /** Ends the socket from this side: nothing more is sent; the page's close() runs once the peer has closed. */
   end(code: number, reason: string): void {
     if (this.#ended) return;
-    this.#ended = true;
-    this.#tail = undefined;
-    this.aborter.abort();
+    this.#ending();
     try {
       this.#peer.close(code, reason);
     } catch (err) {

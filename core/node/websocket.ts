@@ -13,7 +13,8 @@
 // ~50 lines), so crossws would be a second abstraction over the same thing and a dependency of every runtime's bundle.
 // ws is an optional peer: loaded from the app's node_modules on the first upgrade that opens a socket.
 //
-// Per socket: a ping every `idle` ms; a peer that has not answered the previous one is dropped (1006 on its side).
+// Per route's idle time: one sweep pings its sockets every `idle` ms; a peer that has not answered the previous ping
+// is dropped (1006 on its side). One timer and shared listeners, not a timer and closures per socket (issue 44.7).
 // At shutdown every socket is closed with 1012 (service restart: htmx reconnects, to another instance if there is one;
 // not 1001, which htmx 2's ws extension does not reconnect on), and destroyed if its peer has not finished the close
 // handshake a second later.
@@ -22,7 +23,7 @@ import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { openSocket, type Logger, type SocketEndpoint } from '../adapter.ts';
+import { openSocket, type Logger, type SocketConnection, type SocketEndpoint, type SocketPeer } from '../adapter.ts';
 import type { Shutdown } from './shutdown.ts';
 
 type WsModule = typeof import('ws');
@@ -55,7 +56,10 @@ const closeGraceMs = 1000;
 /** The open sockets of one server, and the ws servers that open them (one per frame size limit). */
 export class WebSockets {
   readonly #servers = new Map<number, WebSocketServer>();
-  readonly #open = new Set<import('ws').WebSocket>();
+  /** The open sockets and the connection each reports to. */
+  readonly #open = new Map<import('ws').WebSocket, SocketConnection>();
+  /** One ping sweep per idle time of the open sockets' routes. */
+  readonly #pings = new Map<number, Pings>();
   /** The connections of upgrade requests, until they close: node no longer counts them as its own. */
   readonly #pending = new Set<Duplex>();
   readonly #logger: Logger;
@@ -71,9 +75,34 @@ export class WebSockets {
     // so is every socket that has not finished its close handshake; else server.close() would wait for them forever.
     shutdown.onTimeout(() => {
       for (const socket of this.#pending) socket.destroy();
-      for (const open of this.#open) open.terminate();
+      for (const open of this.#open.keys()) open.terminate();
     });
   }
+
+  // The listeners every open socket shares, made once per server: a function whose `this` is the socket that emits
+  // (how EventEmitter calls a listener), reading the state of this instance it closes over.
+
+  // Each frame, to the connection of the socket it came on.
+  readonly #onMessage = (() => {
+    const open = this.#open;
+    return function (this: import('ws').WebSocket, data: import('ws').RawData, isBinary: boolean): void {
+      // A Buffer (ws's default binaryType); ws has checked a text frame's UTF-8 already (1007 otherwise).
+      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
+      open.get(this)?.message(isBinary ? new Uint8Array(bytes) : bytes.toString('utf8'));
+    };
+  })();
+
+  // The socket has closed: it leaves the open sockets and its ping sweep, and its connection learns how it ended.
+  readonly #onClose = (() => {
+    const open = this.#open;
+    const pings = this.#pings;
+    return function (this: import('ws').WebSocket, code: number, reason: Buffer): void {
+      const connection = open.get(this);
+      open.delete(this);
+      for (const sweep of pings.values()) sweep.delete(this);
+      connection?.closed(code, reason.toString('utf8'));
+    };
+  })();
 
   /**
    * Follows the connection of an upgrade request until it closes, for the shutdown's timeout.
@@ -124,7 +153,6 @@ export class WebSockets {
   }
 
   #connect(endpoint: SocketEndpoint, webSocket: import('ws').WebSocket, idle: number): void {
-    this.#open.add(webSocket);
     if (this.#shutdown.started) {
       // Opened after the shutdown began (its props were still loading): it goes at once, as the others went.
       this.#goAway(webSocket);
@@ -133,41 +161,104 @@ export class WebSockets {
       this.#hooked = true;
       this.#shutdown.onStart(() => {
         this.#hooked = false;
-        for (const open of this.#open) this.#goAway(open);
+        for (const open of this.#open.keys()) this.#goAway(open);
       });
     }
-    const connection = openSocket(endpoint, {
-      send: (data) => webSocket.send(data, { binary: false }),
-      close: (code, reason) => webSocket.close(code, reason),
-      get bufferedAmount() {
-        return webSocket.bufferedAmount;
-      },
-    });
-    let alive = true;
-    webSocket.on('pong', () => (alive = true));
-    const pinger = setInterval(() => {
-      if (!alive) return webSocket.terminate();
-      alive = false;
-      webSocket.ping();
-    }, idle);
-    pinger.unref();
-    webSocket.on('message', (data, isBinary) => {
-      // A Buffer (ws's default binaryType); ws has checked a text frame's UTF-8 already (1007 otherwise).
-      const bytes = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
-      connection.message(isBinary ? new Uint8Array(bytes) : bytes.toString('utf8'));
-    });
+    this.#open.set(webSocket, openSocket(endpoint, new WsPeer(webSocket)));
+    this.#pingsOf(idle).add(webSocket);
+    // The listeners are the same functions for every socket (`this` is the socket), not closures made per socket;
+    // `on`, not `once`, for close: ws emits it once, and `once` wraps each listener in an object and a bound function.
+    webSocket.on('message', this.#onMessage);
     // ws has closed the socket itself for what it refuses (a frame past maxPayload: 1009; a malformed frame: 1002);
     // its error is the client's, not the server's: nothing to log.
-    webSocket.on('error', () => {});
-    webSocket.once('close', (code, reason) => {
-      clearInterval(pinger);
-      this.#open.delete(webSocket);
-      connection.closed(code, reason.toString('utf8'));
-    });
+    webSocket.on('error', ignore);
+    webSocket.on('close', this.#onClose);
+  }
+
+  // The sweep of the sockets pinged every `idle` ms, started with its first socket.
+  #pingsOf(idle: number): Pings {
+    let pings = this.#pings.get(idle);
+    if (!pings) {
+      pings = new Pings(idle, () => this.#pings.delete(idle));
+      this.#pings.set(idle, pings);
+    }
+    return pings;
   }
 
   #goAway(webSocket: import('ws').WebSocket): void {
     webSocket.close(1012, 'server shutting down');
     setTimeout(() => webSocket.terminate(), closeGraceMs).unref();
+  }
+}
+
+const ignore = () => {};
+
+// One options object for every send: ws copies it (`{ ...options }`), so a fan-out to 5,000 sockets allocates none.
+const textFrame = { binary: false } as const;
+
+/** A ws socket as the core sees it: methods on the prototype, so an open socket holds one small object. */
+class WsPeer implements SocketPeer {
+  readonly #ws: import('ws').WebSocket;
+  constructor(ws: import('ws').WebSocket) {
+    this.#ws = ws;
+  }
+  send(data: string | Uint8Array): void {
+    this.#ws.send(data, textFrame);
+  }
+  close(code: number, reason: string): void {
+    this.#ws.close(code, reason);
+  }
+  get bufferedAmount(): number {
+    return this.#ws.bufferedAmount;
+  }
+}
+
+/**
+ * The sockets of one idle time, pinged by one timer (not one per socket: a Timeout and its closure each): every
+ * `idle` ms a socket that has not answered the previous sweep's ping is dropped (1006 on its side), and each other
+ * one is pinged. A socket that opens between two sweeps gets its first ping at the next, so it is dropped no sooner
+ * than `idle` ms after an unanswered ping, as with a timer of its own. The timer stops with the last socket.
+ */
+class Pings {
+  /** Each socket, and whether it has answered since the last sweep pinged it. */
+  readonly #answered = new Map<import('ws').WebSocket, boolean>();
+  readonly #idle: number;
+  readonly #onEmpty: () => void;
+  #timer: NodeJS.Timeout | undefined;
+
+  constructor(idle: number, onEmpty: () => void) {
+    this.#idle = idle;
+    this.#onEmpty = onEmpty;
+  }
+
+  add(ws: import('ws').WebSocket): void {
+    this.#answered.set(ws, true);
+    ws.on('pong', this.#onPong);
+    this.#timer ??= setInterval(() => this.#sweep(), this.#idle).unref();
+  }
+
+  delete(ws: import('ws').WebSocket): void {
+    if (!this.#answered.delete(ws) || this.#answered.size > 0) return;
+    clearInterval(this.#timer);
+    this.#timer = undefined;
+    this.#onEmpty();
+  }
+
+  readonly #onPong = (() => {
+    const answered = this.#answered;
+    return function (this: import('ws').WebSocket): void {
+      if (answered.has(this)) answered.set(this, true);
+    };
+  })();
+
+  #sweep(): void {
+    for (const [ws, answered] of this.#answered) {
+      // terminate() emits close later (the socket's close event): its entry goes then, not during this loop.
+      if (!answered) ws.terminate();
+      else {
+        this.#answered.set(ws, false);
+        ws.ping();
+      }
+    }
   }
 }
