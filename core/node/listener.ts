@@ -88,7 +88,10 @@ export function toUpgradeListener(
     const socket = outgoing.socket;
     if (endpoint && socket && !outgoing.destroyed && !outgoing.headersSent) {
       outgoing.detachSocket(socket);
-      if (open(endpoint, outgoing.req, socket, heads.get(outgoing.req) ?? Buffer.alloc(0))) return;
+      // Taken out of the map: the socket keeps its upgrade request (its context) alive, and so would keep the head.
+      const head = heads.get(outgoing.req) ?? Buffer.alloc(0);
+      heads.delete(outgoing.req);
+      if (open(endpoint, outgoing.req, socket, head)) return;
       outgoing.assignSocket(socket); // ws is not installed: the answer says so (a 501)
     }
     send(outgoing, req, res, logger);
