@@ -204,6 +204,36 @@ describe('socket routes on Bun', () => {
     expect((await send('GET', '/items/pen')).status).toBe(200);
   });
 
+  test.each([
+    { why: 'closes the socket itself (4001)', path: '/refuse', code: 4001, logged: 'refuse 4001' },
+    { why: 'throws before it awaits anything (1011)', path: '/fails', code: 1011, logged: 'fails 1011' },
+  ])("an open() that $why: the client gets the code, and the page's close() runs", async ({ path, code, logged }) => {
+    const client = await connect(url(path));
+    expect((await client.closed).code).toBe(code);
+    let closes = '';
+    for (let i = 0; i < 20 && !closes.includes(logged); i++) {
+      closes = (await send('GET', '/closes')).body;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(closes.split(',')).toContain(logged);
+  });
+
+  test('a hub whose leave() throws when the socket ends: logged, and the server goes on', async () => {
+    const client = await connect(url('/bad-hub'));
+    expect(await client.nth(1)).toBe('<p id="hello">hello</p>');
+    client.ws.close();
+    await client.closed;
+    const next = await connect(url('/echo'));
+    expect(await next.nth(1)).toBe('<p id="hello">hello</p>');
+    next.ws.close();
+    await next.closed;
+    expect((await send('GET', '/items/pen')).status).toBe(200);
+    // Logged, by the connection (core/live) or, for a fault it lets through, by pagetree/bun.
+    expect(app.output()).toMatch(
+      /logged: pagetree(\/bun: a WebSocket's close handler|: App\.badHub \(GET \/bad-hub\): .*) failed:/,
+    );
+  });
+
   // Last: the server stops.
   test('server.stop(): every socket closes with 1012 (htmx reconnects), then stop resolves', async () => {
     const [a, b] = await Promise.all([connect(url('/echo')), connect(url('/echo'))]);

@@ -54,7 +54,48 @@ class Idle {
   message() {}
 }
 
+// What each page's close() got, in order: GET /closes reads it.
+const closes: string[] = [];
+
+/** /refuse: open() closes the socket at once (a visitor it does not want); close() still runs. */
+class Refuse {
+  open(socket: Socket) {
+    socket.close(4001, 'not now');
+  }
+  message() {}
+  close(_socket: Socket, code: number) {
+    closes.push(`refuse ${code}`);
+  }
+}
+
+/** /fails: open() throws before it awaits anything (1011); close() still runs. */
+class Fails {
+  open(): void {
+    throw new Error('open failed');
+  }
+  message() {}
+  close(_socket: Socket, code: number) {
+    closes.push(`fails ${code}`);
+  }
+}
+
+/** /bad-hub: follows a hand-written hub whose leave() throws, as a buggy one would when the socket ends. */
+class BadHub {
+  open(socket: Socket) {
+    socket.subscribe({
+      join: () => () => {
+        throw new Error('leave failed');
+      },
+    });
+    return socket.send('<p id="hello">hello</p>');
+  }
+  message() {}
+}
+
 class App {
+  refuse = route('/refuse', Refuse);
+  fails = route('/fails', Fails);
+  badHub = route('/bad-hub', BadHub);
   idle = route('/idle', Idle);
   item = route('GET /items/{name}', ItemPage);
   slow = route('GET /slow', SlowPage);
@@ -67,6 +108,7 @@ const mux = new ServeMux({
 });
 mount(mux, App, '/', '', { compress: false });
 mux.handleFunc('GET /who', (req) => new Response(clientAddress(req)));
+mux.handleFunc('GET /closes', () => new Response(closes.join(',')));
 mux.handleFunc('GET /throws', () => {
   throw new Error('boom');
 });

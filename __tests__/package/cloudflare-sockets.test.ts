@@ -61,6 +61,17 @@ test('two sockets and a POST to the same object name: the POST runs beside them,
   bob.ws.close();
 });
 
+test("a hub's message reaches each socket as a text frame, which a browser's htmx swaps (not a binary Blob)", async () => {
+  const ada = await connect(socketUrl('frames'), as('ada'));
+  await ada.nth(1);
+  const binary: boolean[] = [];
+  ada.ws.on('message', (_data, isBinary) => binary.push(isBinary));
+  await say('frames', 'as text');
+  expect(await ada.nth(2)).toBe('<li>said: as text</li>');
+  expect(binary).toEqual([false]);
+  ada.ws.close();
+});
+
 test("an upgrade from another site's page is refused with 403", async () => {
   await expect(connect(socketUrl('three'), { headers: { origin: 'https://evil.example' } })).rejects.toThrow(
     'Unexpected server response: 403',

@@ -15,6 +15,9 @@
 // No permessage-deflate: a fan-out sends the same bytes to thousands of sockets, compressed once each otherwise.
 // Shutdown: server.stop() closes every socket with 1012 first (htmx reconnects), and ends, a second later, those
 // whose peer did not finish the close handshake (Bun's stop waits for them).
+// Two things of Bun's shape this file: ws.close() runs the close handler at once, inside the call (so a socket may
+// close while open() still runs, before its connection is known), and a throw out of any socket handler ends the
+// process (so each handler here catches, and logs).
 
 import { guardLogger, handlerFailed, openSocket, utf8Over, takeSocket, frameText } from '../adapter.ts';
 import { isThenable } from '../kernel/request.ts';
@@ -34,6 +37,8 @@ interface BunWebSocket {
 interface SocketData {
   readonly endpoint: SocketEndpoint;
   connection?: SocketConnection;
+  /** The close that came while open() ran (Bun's close() reports it at once), for the connection once it exists. */
+  closedWith?: readonly [code: number, reason: string];
   /** Whether the peer answered the last ping. */
   alive: boolean;
   pinger?: ReturnType<typeof setInterval>;
@@ -71,9 +76,27 @@ export class BunSockets {
       perMessageDeflate: false,
       backpressureLimit: 2 ** 31, // above any maxQueued (resolveSocketLimits: < 2^31): connection.ts closes first
       closeOnBackpressureLimit: false,
-      open: (ws: BunWebSocket) => this.#opened(ws),
-      message: (ws: BunWebSocket, data: string | Uint8Array) => this.#message(ws, data),
-      close: (ws: BunWebSocket, code: number, reason: string) => this.#closed(ws, code, reason),
+      open: (ws: BunWebSocket) => {
+        try {
+          this.#opened(ws);
+        } catch (err) {
+          this.#failed('open', err);
+        }
+      },
+      message: (ws: BunWebSocket, data: string | Uint8Array) => {
+        try {
+          this.#message(ws, data);
+        } catch (err) {
+          this.#failed('message', err);
+        }
+      },
+      close: (ws: BunWebSocket, code: number, reason: string) => {
+        try {
+          this.#closed(ws, code, reason);
+        } catch (err) {
+          this.#failed('close', err);
+        }
+      },
       pong: (ws: BunWebSocket) => {
         ws.data.alive = true;
       },
@@ -134,13 +157,16 @@ export class BunSockets {
   #opened(ws: BunWebSocket): void {
     const data = ws.data;
     this.#open.add(ws);
-    data.connection = openSocket(data.endpoint, {
+    const connection = openSocket(data.endpoint, {
       send: (text) => void ws.sendText(typeof text === 'string' ? text : frameText(text)),
       close: (code, reason) => ws.close(code, reason),
       get bufferedAmount() {
         return ws.getBufferedAmount();
       },
     });
+    // open() closed the socket, or threw (1011), before it awaited anything: the close handler has run already.
+    if (data.closedWith) return connection.closed(...data.closedWith);
+    data.connection = connection;
     data.pinger = setInterval(() => {
       if (!data.alive) return ws.terminate();
       data.alive = false;
@@ -161,9 +187,16 @@ export class BunSockets {
   }
 
   #closed(ws: BunWebSocket, code: number, reason: string): void {
-    clearInterval(ws.data.pinger);
+    const data = ws.data;
+    clearInterval(data.pinger);
     this.#open.delete(ws);
-    ws.data.connection?.closed(code, reason);
+    if (data.connection) data.connection.closed(code, reason);
+    else data.closedWith = [code, reason];
+  }
+
+  // A fault below the page (a hub's leave() that throws, as the socket ends): logged, the server goes on.
+  #failed(handler: string, err: unknown): void {
+    this.#logger.error(`pagetree/bun: a WebSocket's ${handler} handler failed:`, err);
   }
 
   // Once per route: its maxMessage cannot hold on this server, and what to do.

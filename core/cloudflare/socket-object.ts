@@ -19,7 +19,7 @@
 import { fetchAnswer } from '../kernel/fetch.ts';
 import { guardLogger, type Logger } from '../kernel/logger.ts';
 import { isThenable } from '../kernel/request.ts';
-import { openSocket, utf8Over, takeSocket, type SocketConnection, type SocketEndpoint } from '../adapter.ts';
+import { frameText, openSocket, utf8Over, takeSocket, type SocketConnection, type SocketEndpoint } from '../adapter.ts';
 import type { DurableObjectContext, WebSocketPairConstructor, WorkerdWebSocket } from './workerd.ts';
 
 /** What `socketObject` and `workerFetch` run: a ServeMux, or anything with its `serveHTTP` and `logger`. */
@@ -160,8 +160,9 @@ class ObjectState {
     this.#keep = keep;
     this.#instances = instances;
     this.#id = String(ctx.id);
+    // Only an instance with open sockets is kept (#connect): one per object name a request ever reached would hold
+    // every evicted instance (its ctx) for as long as the isolate lives.
     instances.get(this.#id)?.abandon();
-    instances.set(this.#id, this);
   }
 
   // This instance was evicted: its connections end (the page's close() runs with 1012, as the rebuild's open() will
@@ -191,7 +192,16 @@ class ObjectState {
   // Every event waits for the rebuild (one promise, so messages keep their order); later events find it done.
   #wake(): Promise<void> | undefined {
     if (this.#awake === true) return undefined;
-    this.#awake ??= Promise.all(this.#ctx.getWebSockets().map((ws) => this.#rebuild(ws))).then(() => {
+    // Each rebuild's failure closes its socket: one rejection here would fail every later event of the object.
+    const rebuild = (ws: WorkerdWebSocket) =>
+      this.#rebuild(ws).catch((err: unknown) => {
+        this.#logger.error(
+          'pagetree/cloudflare: a WebSocket could not be rebuilt after hibernation; closing it with 1011:',
+          err,
+        );
+        closeQuietly(ws, 1011, 'internal error');
+      });
+    this.#awake ??= Promise.all(this.#ctx.getWebSockets().map(rebuild)).then(() => {
       this.#awake = true;
     });
     return this.#awake;
@@ -239,8 +249,10 @@ class ObjectState {
   #connect(ws: WorkerdWebSocket, endpoint: SocketEndpoint): void {
     const open: Open = { connection: undefined!, maxMessage: endpoint.limits.maxMessage };
     this.#open.set(ws, open);
+    this.#instances.set(this.#id, this);
     open.connection = openSocket(endpoint, {
-      send: (data) => ws.send(data),
+      // A hub's bytes as a string: workerd sends bytes as a binary frame, which a browser hands htmx as a Blob.
+      send: (data) => ws.send(typeof data === 'string' ? data : frameText(data)),
       close: (code, reason) => {
         // The page's close() runs now, not when the client answers the close frame (it may never answer).
         closeQuietly(ws, code, reason);

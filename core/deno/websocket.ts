@@ -14,6 +14,8 @@
 // Shutdown: every socket is closed with 1012 (htmx reconnects) before Deno's own shutdown, which would close them
 // with 1001 (htmx 2's ws extension does not reconnect on it); a peer that has not finished the close handshake a
 // second later is left to Deno's shutdown.
+// A throw out of a socket's event handler is an uncaught error in Deno, which ends the process: each handler here
+// catches, and logs.
 
 import { guardLogger, handlerFailed, openSocket, utf8Over, takeSocket, frameText } from '../adapter.ts';
 import { isThenable } from '../kernel/request.ts';
@@ -87,7 +89,7 @@ export class DenoSockets {
     const { maxMessage } = endpoint.limits;
     socket.binaryType = 'arraybuffer';
     let connection: SocketConnection | undefined;
-    socket.onopen = () => {
+    socket.onopen = guard(this.#logger, 'open', () => {
       this.#open.add(socket);
       connection = openSocket(endpoint, {
         send: (text) => socket.send(typeof text === 'string' ? text : frameText(text)),
@@ -98,20 +100,20 @@ export class DenoSockets {
       });
       // Opened after the shutdown began (its props were still loading): it goes at once, as the others went.
       if (this.#stopping) socket.close(1012, 'server shutting down');
-    };
-    socket.onmessage = (event) => {
+    });
+    socket.onmessage = guard(this.#logger, 'message', (event: { data: unknown }) => {
       const data = event.data as string | ArrayBuffer; // binaryType above
       if (typeof data === 'string' && utf8Over(data, maxMessage)) return socket.close(1009, 'message too big');
       // A binary message: connection.ts closes with 1003.
       connection?.message(typeof data === 'string' ? data : new Uint8Array(data));
-    };
+    });
     // A reset or a malformed frame from the client: the close event follows; nothing for the server to log.
     socket.onerror = (event) => event.preventDefault();
-    socket.onclose = (event) => {
+    socket.onclose = guard(this.#logger, 'close', (event: { code: number; reason: string }) => {
       this.#open.delete(socket);
       if (this.#open.size === 0) this.#closedAll?.();
       connection?.closed(event.code, event.reason);
-    };
+    });
     return upgraded.response;
   }
 
@@ -128,4 +130,16 @@ export class DenoSockets {
       };
     });
   }
+}
+
+// A socket's event handler that logs what it throws (a fault below the page: a hub's leave() that throws as the
+// socket ends) instead of ending the process.
+function guard<TEvent>(logger: Logger, handler: string, fn: (event: TEvent) => void): (event: TEvent) => void {
+  return (event) => {
+    try {
+      fn(event);
+    } catch (err) {
+      logger.error(`pagetree/deno: a WebSocket's ${handler} handler failed:`, err);
+    }
+  };
 }
