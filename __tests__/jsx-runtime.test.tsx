@@ -185,3 +185,58 @@ describe('attribute-value-round-trips-ampersand-entities', () => {
     );
   });
 });
+
+// The runtime joins children itself (so that a refused child first observes the promises beside it, without a try
+// per element): what it writes must be what kitajs writes, for any mix of text, numbers, booleans, nulls, nested
+// arrays and promises of them, escaped or not.
+test('children are joined as kitajs joins them, promises and nested arrays included (property)', async () => {
+  type Child = string | number | bigint | boolean | null | undefined | Child[] | { promise: Child };
+  const text = fc.string({ unit: fc.constantFrom('&', '"', '<', '>', 'a', ' ', 'é') });
+  const { child } = fc.letrec<{ child: Child }>((tie) => ({
+    child: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      text,
+      fc.integer(),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(tie('child'), { maxLength: 4 }),
+      tie('child').map((c) => ({ promise: c })),
+    ),
+  }));
+  // Each runtime gets children of its own (kitajs splices nested arrays into the array it is given).
+  const make = (c: Child): unknown =>
+    Array.isArray(c) ? c.map(make) : typeof c === 'object' && c !== null ? Promise.resolve(make(c.promise)) : c;
+  await fc.assert(
+    fc.asyncProperty(fc.array(child, { maxLength: 5 }), fc.boolean(), async (children, safe) => {
+      const ours = await jsxs('p', { children: children.map(make) as never[], safe });
+      const theirs = await kitaJsxs('p', { children: children.map(make) as never[], safe });
+      expect(ours).toBe(theirs);
+      const one = children[0];
+      expect(await jsx('p', { children: make(one) as never, safe })).toBe(
+        await kitaJsx('p', { children: make(one) as never, safe }),
+      );
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('a child that is an object is refused as kitajs refuses it, and the promises beside it are observed', async () => {
+  const rejected = Promise.reject(new Error('sibling failed'));
+  const unhandled: unknown[] = [];
+  const onUnhandled = (reason: unknown) => unhandled.push(reason);
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    expect(() => jsxs('p', { children: ['a', [{ an: 'object' } as never], rejected] })).toThrow(
+      'Objects are not valid as a KitaJSX child',
+    );
+    expect(() => kitaJsxs('p', { children: ['a', [{ an: 'object' } as never]] })).toThrow(
+      'Objects are not valid as a KitaJSX child',
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(unhandled).toEqual([]);
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+});
