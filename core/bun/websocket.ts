@@ -19,8 +19,7 @@
 // close while open() still runs, before its connection is known), and a throw out of any socket handler ends the
 // process (so each handler here catches, and logs).
 
-import { guardLogger, handlerFailed, openSocket, utf8Over, takeSocket, frameText } from '../adapter.ts';
-import { isThenable } from '../kernel/request.ts';
+import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, utf8Over } from '../adapter.ts';
 import type { Logger, SocketConnection, SocketEndpoint } from '../adapter.ts';
 
 /** What Bun gives a socket's handlers: the part of its ServerWebSocket used here. */
@@ -58,7 +57,7 @@ export class BunSockets {
   readonly #maxFrame: number;
   readonly #logger: Logger;
   /** The endpoints of the upgrade requests being answered, taken from the mux's own answer (see take). */
-  readonly #pending = new WeakMap<Request, SocketEndpoint>();
+  readonly #answers = new SocketAnswers();
   readonly #warned = new Set<string>();
   #stopping = false;
 
@@ -103,27 +102,9 @@ export class BunSockets {
     };
   }
 
-  /**
-   * The mux's answer to `req`, as it is, its socket endpoint noted for `answer`: taken here, from the answer the
-   * route made, as fetchAnswer makes it the one Response sent (a copy the endpoint does not follow).
-   */
+  /** The mux's answer to `req`, as it is, its socket endpoint noted for `answer` (SocketAnswers). */
   take(req: Request, res: Response | Promise<Response>): Response | Promise<Response> {
-    if (!isThenable(res)) {
-      this.#note(req, res);
-      return res;
-    }
-    // Only an upgrade request waits for one more step; any other async answer passes as it is.
-    if (req.headers.get('upgrade') === null) return res;
-    return Promise.resolve(res).then((r) => {
-      this.#note(req, r);
-      return r;
-    });
-  }
-
-  #note(req: Request, res: Response): void {
-    if (res?.status !== 501) return;
-    const endpoint = takeSocket(res);
-    if (endpoint !== undefined) this.#pending.set(req, endpoint);
+    return this.#answers.note(req, res);
   }
 
   /**
@@ -132,9 +113,8 @@ export class BunSockets {
    */
   answer(req: Request, res: Response, server: BunUpgrader): Response | undefined {
     if (res.status !== 501) return res; // upgradeAnswer's status: no lookup on the way of every other answer
-    const endpoint = this.#pending.get(req);
+    const endpoint = this.#answers.take(req);
     if (endpoint === undefined) return res;
-    this.#pending.delete(req);
     const { maxMessage } = endpoint.limits;
     if (maxMessage > this.#maxFrame) this.#warnFrame(endpoint, maxMessage);
     try {

@@ -18,8 +18,14 @@
 
 import { fetchAnswer } from '../kernel/fetch.ts';
 import { guardLogger, type Logger } from '../kernel/logger.ts';
-import { isThenable } from '../kernel/request.ts';
-import { frameText, openSocket, utf8Over, takeSocket, type SocketConnection, type SocketEndpoint } from '../adapter.ts';
+import {
+  frameText,
+  openSocket,
+  SocketAnswers,
+  utf8Over,
+  type SocketConnection,
+  type SocketEndpoint,
+} from '../adapter.ts';
 import type { DurableObjectContext, WebSocketPairConstructor, WorkerdWebSocket } from './workerd.ts';
 
 /** What `socketObject` and `workerFetch` run: a ServeMux, or anything with its `serveHTTP` and `logger`. */
@@ -116,22 +122,14 @@ export function socketObject(mux: WorkerHandler, options: SocketObjectOptions = 
 /** The mux's answers as workerd takes them, and the socket endpoint each upgrade request's answer carried. */
 interface Answers {
   fetch: (req: Request) => Response | Promise<Response>;
-  endpoints: WeakMap<Request, SocketEndpoint>;
+  endpoints: SocketAnswers;
 }
 
 // The endpoint is taken from the mux's own answer, before fetchAnswer makes it the Response workerd sends: that one
 // no longer carries it.
 function socketAnswers(mux: WorkerHandler, logger: Logger): Answers {
-  const endpoints = new WeakMap<Request, SocketEndpoint>();
-  const note = (req: Request, res: Response): Response => {
-    const endpoint = res instanceof Response ? takeSocket(res) : undefined;
-    if (endpoint) endpoints.set(req, endpoint);
-    return res;
-  };
-  const fetch = fetchAnswer((req) => {
-    const res = mux.serveHTTP(req);
-    return isThenable(res) ? Promise.resolve(res).then((r) => note(req, r)) : note(req, res);
-  }, logger);
+  const endpoints = new SocketAnswers();
+  const fetch = fetchAnswer((req) => endpoints.note(req, mux.serveHTTP(req)), logger);
   return { fetch, endpoints };
 }
 
@@ -215,7 +213,7 @@ class ObjectState {
 
   // A socket route's answer opens the socket; any other is the answer.
   #upgrade(req: Request, res: Response): Response {
-    const endpoint = this.#answer.endpoints.get(req);
+    const endpoint = this.#answer.endpoints.take(req);
     if (!endpoint) return res;
     const Pair = (globalThis as { WebSocketPair?: WebSocketPairConstructor }).WebSocketPair;
     if (Pair === undefined) return res; // not workerd: the 501 says this server cannot open sockets
@@ -275,7 +273,7 @@ class ObjectState {
     headers.set('connection', 'Upgrade');
     const req = new Request(saved.url, { headers });
     const res = await this.#answer.fetch(req);
-    const endpoint = this.#answer.endpoints.get(req);
+    const endpoint = this.#answer.endpoints.take(req);
     if (endpoint) return this.#connect(ws, endpoint);
     // Refused this time (the session ended, the page is gone): closed as the status says.
     if (res.body) res.body.cancel().catch(() => {});

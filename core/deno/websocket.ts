@@ -17,9 +17,8 @@
 // A throw out of a socket's event handler is an uncaught error in Deno, which ends the process: each handler here
 // catches, and logs.
 
-import { guardLogger, handlerFailed, openSocket, utf8Over, takeSocket, frameText } from '../adapter.ts';
-import { isThenable } from '../kernel/request.ts';
-import type { Logger, SocketConnection, SocketEndpoint } from '../adapter.ts';
+import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, utf8Over } from '../adapter.ts';
+import type { Logger, SocketConnection } from '../adapter.ts';
 
 /** The part of Deno's upgradeWebSocket used here. */
 export type DenoUpgrade = (req: Request, options: { idleTimeout: number }) => { socket: WebSocket; response: Response };
@@ -33,7 +32,7 @@ export class DenoSockets {
   readonly #upgrade: DenoUpgrade;
   readonly #logger: Logger;
   /** The endpoints of the upgrade requests being answered, taken from the mux's own answer (see take). */
-  readonly #pending = new WeakMap<Request, SocketEndpoint>();
+  readonly #answers = new SocketAnswers();
   #stopping = false;
   #closedAll: (() => void) | undefined;
 
@@ -42,27 +41,9 @@ export class DenoSockets {
     this.#upgrade = upgrade;
   }
 
-  /**
-   * The mux's answer to `req`, as it is, its socket endpoint noted for `answer`: taken here, from the answer the
-   * route made, as fetchAnswer makes it the one Response sent (a copy the endpoint does not follow).
-   */
+  /** The mux's answer to `req`, as it is, its socket endpoint noted for `answer` (SocketAnswers). */
   take(req: Request, res: Response | Promise<Response>): Response | Promise<Response> {
-    if (!isThenable(res)) {
-      this.#note(req, res);
-      return res;
-    }
-    // Only an upgrade request waits for one more step; any other async answer passes as it is.
-    if (req.headers.get('upgrade') === null) return res;
-    return Promise.resolve(res).then((r) => {
-      this.#note(req, r);
-      return r;
-    });
-  }
-
-  #note(req: Request, res: Response): void {
-    if (res?.status !== 501) return;
-    const endpoint = takeSocket(res);
-    if (endpoint !== undefined) this.#pending.set(req, endpoint);
+    return this.#answers.note(req, res);
   }
 
   /**
@@ -71,9 +52,8 @@ export class DenoSockets {
    */
   answer(req: Request, res: Response): Response {
     if (res.status !== 501) return res; // upgradeAnswer's status: no lookup on the way of every other answer
-    const endpoint = this.#pending.get(req);
+    const endpoint = this.#answers.take(req);
     if (endpoint === undefined) return res;
-    this.#pending.delete(req);
     let upgraded: { socket: WebSocket; response: Response };
     try {
       upgraded = this.#upgrade(req, { idleTimeout: (endpoint.limits.idle * 2) / 1000 });

@@ -16,6 +16,7 @@
 // for a slow client (1013), the per-connection rate limit (1008), the order of sends, and failures (1011).
 
 import { liteData, liteResponse } from '../kernel/answer.ts';
+import { isThenable } from '../kernel/request.ts';
 import type { Logger } from '../kernel/logger.ts';
 
 /** The limits of a socket route: a page's `socketLimits` field, each value optional. */
@@ -125,6 +126,42 @@ export function upgradeAnswer(endpoint: SocketEndpoint): Response {
 export function takeSocket(res: Response): SocketEndpoint | undefined {
   const body = liteData(res)?.body;
   return typeof body === 'object' && body !== null ? answers.get(body) : undefined;
+}
+
+/**
+ * The socket endpoints of a mux's answers, by request, for an adapter that serves with fetchAnswer (Bun, Deno,
+ * workerd): fetchAnswer makes each answer the one Response it sends, a copy the endpoint does not follow, so the
+ * endpoint is noted from the answer the route made and taken once, by request, when the adapter upgrades.
+ * @example const sockets = new SocketAnswers(); const fetch = fetchAnswer((req) => sockets.note(req, mux.serveHTTP(req)), logger); … sockets.take(req)
+ */
+export class SocketAnswers {
+  readonly #pending = new WeakMap<Request, SocketEndpoint>();
+
+  /** `res` as it is, its endpoint (if it has one) noted for `req`. Only an upgrade request waits for an async one. */
+  note(req: Request, res: Response | Promise<Response>): Response | Promise<Response> {
+    if (!isThenable(res)) {
+      this.#note(req, res);
+      return res;
+    }
+    if (req.headers.get('upgrade') === null) return res;
+    return Promise.resolve(res).then((r) => {
+      this.#note(req, r);
+      return r;
+    });
+  }
+
+  /** The endpoint noted for `req`, once; undefined when its answer was no socket route's. */
+  take(req: Request): SocketEndpoint | undefined {
+    const endpoint = this.#pending.get(req);
+    if (endpoint !== undefined) this.#pending.delete(req);
+    return endpoint;
+  }
+
+  #note(req: Request, res: Response): void {
+    if (res?.status !== 501) return; // upgradeAnswer's status: no lookup on the way of every other answer
+    const endpoint = takeSocket(res);
+    if (endpoint !== undefined) this.#pending.set(req, endpoint);
+  }
 }
 
 /**
