@@ -134,6 +134,16 @@ describe('socket routes on Bun', () => {
     await Promise.all([a.closed, b.closed]);
   });
 
+  test('an upgrade that is no WebSocket handshake (no Sec-WebSocket-Key): 400, and it says why', async () => {
+    const socket = netConnect(Number(new URL(app.url).port), '127.0.0.1');
+    await once(socket, 'connect');
+    socket.write('GET /echo HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n');
+    const [head] = (await once(socket, 'data')) as [Buffer];
+    socket.destroy();
+    expect(head.toString()).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head.toString()).toContain('Bad Request: not a WebSocket handshake (Sec-WebSocket-Key or -Version)\n');
+  });
+
   test("another site's page cannot open it: 403", async () => {
     await expect(connect(url('/echo'), { origin: 'https://evil.example' })).rejects.toThrow(
       'Unexpected server response: 403',

@@ -19,7 +19,8 @@
 // close while open() still runs, before its connection is known), and a throw out of any socket handler ends the
 // process (so each handler here catches, and logs).
 
-import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, utf8Over } from '../adapter.ts';
+import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, textError, utf8Over } from '../adapter.ts';
+import { toResponse } from '../kernel/answer.ts';
 import type { Logger, SocketConnection, SocketEndpoint } from '../adapter.ts';
 
 /** What Bun gives a socket's handlers: the part of its ServerWebSocket used here. */
@@ -120,12 +121,10 @@ export class BunSockets {
     try {
       if (server.upgrade(req, { data: { endpoint, alive: true } })) return undefined;
     } catch (err) {
-      return handlerFailed(this.#logger, req, err);
+      return toResponse(handlerFailed(this.#logger, req, err));
     }
-    return new Response('Bad Request: not a WebSocket handshake (Sec-WebSocket-Key or -Version)\n', {
-      status: 400,
-      headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
-    });
+    // textError's answer made the real Response Bun takes (this is after fetchAnswer, which makes the others).
+    return toResponse(textError(400, 'Bad Request: not a WebSocket handshake (Sec-WebSocket-Key or -Version)'));
   }
 
   /** Closes every socket with 1012 (service restart), and ends those still open a second later. */

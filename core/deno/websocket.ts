@@ -17,7 +17,8 @@
 // A throw out of a socket's event handler is an uncaught error in Deno, which ends the process: each handler here
 // catches, and logs.
 
-import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, utf8Over } from '../adapter.ts';
+import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, textError, utf8Over } from '../adapter.ts';
+import { toResponse } from '../kernel/answer.ts';
 import type { Logger, SocketConnection } from '../adapter.ts';
 
 /** The part of Deno's upgradeWebSocket used here. */
@@ -59,11 +60,9 @@ export class DenoSockets {
       upgraded = this.#upgrade(req, { idleTimeout: (endpoint.limits.idle * 2) / 1000 });
     } catch (err) {
       // Deno throws a TypeError for a request that is no handshake (no Sec-WebSocket-Key, …): the client's fault.
-      if (!(err instanceof TypeError)) return handlerFailed(this.#logger, req, err);
-      return new Response(`Bad Request: not a WebSocket handshake (${err.message})\n`, {
-        status: 400,
-        headers: { 'content-type': 'text/plain; charset=utf-8', 'x-content-type-options': 'nosniff' },
-      });
+      // textError's answer made the real Response Deno takes (this is after fetchAnswer, which makes the others).
+      if (!(err instanceof TypeError)) return toResponse(handlerFailed(this.#logger, req, err));
+      return toResponse(textError(400, `Bad Request: not a WebSocket handshake (${err.message})`));
     }
     const { socket } = upgraded;
     const { maxMessage } = endpoint.limits;
