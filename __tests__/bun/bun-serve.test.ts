@@ -248,12 +248,14 @@ describe('socket routes on Bun', () => {
   test('server.stop(): every socket closes with 1012 (htmx reconnects), then stop resolves', async () => {
     const [a, b] = await Promise.all([connect(url('/echo')), connect(url('/echo'))]);
     await Promise.all([a.nth(1), b.nth(1)]);
+    // Listened for before the signal: the process may exit, and its 'exit' be emitted, before both closes are read.
+    const exited = once(app.child, 'exit');
     app.child.kill('SIGTERM'); // server.tsx: server.stop(), then the process ends
     expect([await a.closed, await b.closed]).toEqual([
       { code: 1012, reason: 'server shutting down' },
       { code: 1012, reason: 'server shutting down' },
     ]);
-    await once(app.child, 'exit');
+    expect(await exited).toEqual([0, null]);
     expect(app.output()).toContain('stopped');
   });
 });
