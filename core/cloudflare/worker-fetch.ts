@@ -48,7 +48,7 @@ export function workerFetch<TEnv>(
     );
   }
   const logger = guardLogger(mux.logger);
-  const answer = fetchAnswer((req) => mux.serveHTTP(req), logger);
+  const answer = fetchAnswer(mux, logger);
   const objectName = options.objectName ?? upgradePath;
   const failed = (req: Request, err: unknown) => toResponse(handlerFailed(logger, req, err));
   return (req, env) => {

@@ -17,17 +17,20 @@ import { asResponse, textError, toResponse } from './answer.ts';
 import { handOver } from './adapter.ts';
 import { isThenable } from './request.ts';
 
+/** What fetchHandler and fetchAnswer answer with: a handler function, or an object with serveHTTP (a ServeMux). */
+type Serve =
+  ((req: Request) => Response | Promise<Response>) | { serveHTTP(req: Request): Response | Promise<Response> };
+
 /**
  * A fetch handler that never rejects: a handler that throws, or answers with something that is not a Response, gets
  * a 500 with no detail in the body (the error is logged); an answer a Response refuses (a header value it cannot
  * hold) too; a HEAD answer loses its body (a stream is cancelled). What the runtime passes besides the Request
  * (Deno's `info`, Bun's `server`) gives `clientAddress` the client's address. `logger` is guarded (guardLogger).
+ * `serve` is a handler function or an object with `serveHTTP` (a mux: its serveHTTP called from the handler's own
+ * frame, and looked up per request).
  * @example const fetch = fetchHandler((req) => mux.serveHTTP(req), mux.logger); Deno.serve(fetch)
  */
-export function fetchHandler(
-  serve: (req: Request) => Response | Promise<Response>,
-  logger: Logger,
-): (req: Request, info?: unknown) => Promise<Response> {
+export function fetchHandler(serve: Serve, logger: Logger): (req: Request, info?: unknown) => Promise<Response> {
   const answer = fetchAnswer(serve, logger);
   return (req, info) => {
     const res = answer(req, info);
@@ -41,7 +44,7 @@ export function fetchHandler(
  * @example Bun.serve({ fetch: fetchAnswer((req) => mux.serveHTTP(req), mux.logger) })
  */
 export function fetchAnswer(
-  serve: (req: Request) => Response | Promise<Response>,
+  serve: Serve,
   logger: Logger,
 ): (req: Request, info?: unknown) => Response | Promise<Response> {
   logger = guardLogger(logger);
@@ -59,7 +62,7 @@ export function fetchAnswer(
     if (typeof info === 'object' && info !== null) handOver(req, info);
     let answer: Response | Promise<Response>;
     try {
-      answer = serve(req);
+      answer = typeof serve === 'function' ? serve(req) : serve.serveHTTP(req);
     } catch (err) {
       return failed(req, err);
     }

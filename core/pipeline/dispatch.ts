@@ -113,13 +113,14 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
   // What a request htmx did not send asks for: the same for every such request, so made once (an object less
   // per full-page load).
   const fullPage = Object.freeze(selectTarget(node, notHtmx));
-  // A page without middlewares is its own step, with the context in hand (no AsyncLocalStorage lookup); the
-  // middlewares' chain gets the same boundary around it, for a middleware's own failure.
-  const step =
+  // A page without middlewares is its own step, called by the context with the route and the context in hand (no
+  // AsyncLocalStorage lookup, no closure between); the middlewares' chain gets the same boundary around it, for a
+  // middleware's own failure.
+  const step: Step =
     middlewares.length === 0 && node.kind !== 'handler'
-      ? (ctx: RequestContext) => pageStep(route, ctx)
-      : (ctx: RequestContext) => answered(callChain, handler, ctx, options);
-  const bounded = timeout > 0 ? (ctx: RequestContext) => withTimeout(step, ctx, options) : step;
+      ? pageStep
+      : (_route, ctx) => answered(callChain, handler, ctx, options);
+  const bounded: Step = timeout > 0 ? (r, ctx) => withTimeout(step, r, ctx, options) : step;
   return (req) => {
     // The node adapter's requests answer bad bodies with 4xx themselves (kernel/adapter.ts); others learn it here.
     if (ownFacts(req)?.guardsBody !== true) guardBody(req);
@@ -138,10 +139,13 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
       stream: undefined,
       nonce: undefined,
     };
-    if (tracing(observe)) return traceRequest(ctx, () => answerInContext(ctx, bounded), observe);
-    return answerInContext(ctx, bounded);
+    if (tracing(observe)) return traceRequest(ctx, () => answerInContext(ctx, bounded, route), observe);
+    return answerInContext(ctx, bounded, route);
   };
 }
+
+// What the context runs for a request of a route: the page step, or the middlewares' chain; the timeout around it.
+type Step = (route: PageRoute, ctx: RequestContext) => Response | Promise<Response>;
 
 // A page that has not answered within `timeout` ms gets a 503 (through the error
 // handler); its late answer is dropped. Its request is aborted: `req.signal`
@@ -149,12 +153,13 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
 // before writing does not write after the client was told it failed. Only a
 // safe method's 503 says Retry-After: a retried POST could do its work twice.
 function withTimeout(
-  step: (ctx: RequestContext) => Response | Promise<Response>,
+  step: Step,
+  route: PageRoute,
   ctx: RequestContext,
   options: RouteHandlerOptions,
 ): Response | Promise<Response> {
   const abort = abortable(ctx.req); // before the page can read req.signal
-  const res = step(ctx);
+  const res = step(route, ctx);
   if (!(res instanceof Promise)) return res; // answered at once: no timer
   const { node, timeout } = options;
   return new Promise((resolve, reject) => {
@@ -224,49 +229,44 @@ function callChain(handler: HandlerFunc, ctx: RequestContext): Response | Promis
 
 // The page step: props (or the verb method) → render the selected component with them → the regions → the answer;
 // any failure on the way answered by the error page, inside the step (so that it passes back out through the
-// middlewares). Synchronous while the page is: a props() and a page() that return plain values (kitajs renders to a
-// string unless a component is async) answer without a single promise. On Node 20 every promise also runs the async
-// hooks that AsyncLocalStorage enables, so this was ~10% of a page's CPU (bench/e2e).
+// middlewares): the page layer's one try, here and not in `answered`, so that a page's request runs through no
+// function more than it needs (bench/path). Synchronous while the page is: a props() and a page() that return plain
+// values (kitajs renders to a string unless a component is async) answer without a single promise. On Node 20 every
+// promise also runs the async hooks that AsyncLocalStorage enables, so this was ~10% of a page's CPU (bench/e2e).
 function pageStep(route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
-  return answered(propsThenRender, route, ctx, route.options);
+  try {
+    const { page } = route;
+    // A socket route refuses a cross-site upgrade (403), and a plain GET when it has no page() to show (426).
+    const refused = route.socket && socketRefusal(ctx.req, route.pageComponent !== null);
+    if (refused) return refused;
+    const method = page[route.answer] as PageObject['props'];
+    const trace = ctx.trace;
+    const props = !method
+      ? undefined
+      : trace === undefined
+        ? method.call(page, ctx.req, ctx.target)
+        : traceProps(trace, route.answer, () => method.call(page, ctx.req, ctx.target));
+    return orElse(andThen(props, answerProps, route, ctx), handleError, ctx, route.options);
+  } catch (err) {
+    return handleError(err, ctx, route.options);
+  }
 }
 
-function propsThenRender(route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
-  const { page } = route;
-  // A socket route refuses a cross-site upgrade (403), and a plain GET when it has no page() to show (426).
-  const refused = route.socket && socketRefusal(ctx.req, route.pageComponent !== null);
-  if (refused) return refused;
-  const method = page[route.answer] as PageObject['props'];
-  const trace = ctx.trace;
-  const props = !method
-    ? undefined
-    : trace === undefined
-      ? method.call(page, ctx.req, ctx.target)
-      : traceProps(trace, route.answer, () => method.call(page, ctx.req, ctx.target));
-  return andThen(props, answerProps, route, ctx);
-}
-
-// Sends what props answered, or renders with the props.
-function answerProps(props: unknown, route: PageRoute, ctx: RequestContext): Response | Promise<Response> {
+// Sends what props answered, or renders the selected component (or what props asked for) with the props; traced,
+// the render is its own step (render below, called again by traceRender with `traced` set).
+function answerProps(
+  props: unknown,
+  route: PageRoute,
+  ctx: RequestContext,
+  traced?: true,
+): Response | Promise<Response> {
   if (props instanceof Response) {
     dropRegions(ctx, route.options.logger); // a redirect, a 204: no region goes along
     return withVary(withContext(props, ctx, 'props()'));
   }
   if (route.socket?.upgrade(ctx.req)) return socketAnswer(route.socket, props, ctx);
   const trace = ctx.trace;
-  if (trace === undefined) return render(route, props, ctx);
-  let component: string | null = null;
-  if (isAnswerWith(props) && (ctx.htmx.swapsIntoElement || !route.pageComponent)) {
-    component = answerOf(props).component.name || null;
-  } else if (!isRenderComponent(props)) {
-    const selected = isAnswerWith(props) ? route.pageComponent : selectedComponent(ctx.target);
-    component = (selected ?? route.pageComponent ?? route.node.fragment)?.name ?? null;
-  }
-  return traceRender(trace, ctx.req, component, () => render(route, props, ctx));
-}
-
-// Renders the selected component (or what props asked for) with the props.
-function render(route: PageRoute, props: unknown, ctx: RequestContext): Response | Promise<Response> {
+  if (trace !== undefined && traced === undefined) return tracedRender(trace, route, props, ctx);
   const { node, page } = route;
   let html: unknown;
   // A fragment (a partial, or what props asked for) may carry other regions along; the full page has them all.
@@ -293,6 +293,23 @@ function render(route: PageRoute, props: unknown, ctx: RequestContext): Response
     html = (selected.fn as (this: PageObject, props: unknown) => unknown).call(page, props);
   }
   return andThen(html, fragment && ctx.htmx.isHtmx ? withTheRegions : htmlResponse, route, ctx);
+}
+
+// The render as tracing's pagetree:render step, with the name of the component it renders.
+function tracedRender(
+  trace: NonNullable<RequestContext['trace']>,
+  route: PageRoute,
+  props: unknown,
+  ctx: RequestContext,
+): Response | Promise<Response> {
+  let component: string | null = null;
+  if (isAnswerWith(props) && (ctx.htmx.swapsIntoElement || !route.pageComponent)) {
+    component = answerOf(props).component.name || null;
+  } else if (!isRenderComponent(props)) {
+    const selected = isAnswerWith(props) ? route.pageComponent : selectedComponent(ctx.target);
+    component = (selected ?? route.pageComponent ?? route.node.fragment)?.name ?? null;
+  }
+  return traceRender(trace, ctx.req, component, () => answerProps(props, route, ctx, true));
 }
 
 // What answerWith asked for: a component of this page (with the page as `this`) or a standalone function component.

@@ -178,14 +178,15 @@ export const requestContext = {
  * Answers a request with `ctx` as its context, which ends when the answer is made: what runs after it (a timer, a
  * promise nobody awaited) finds no request, as a Go handler's `r.Context()` is cancelled when ServeHTTP returns.
  * Unless the body is a stream: a streamed page, an event stream or a hand-made Response keep their context for as long
- * as they run.
+ * as they run. `answer(arg, ctx)` is called with the context entered (arguments, not a closure: no function between).
  */
-export function answerInContext(
+export function answerInContext<A>(
   ctx: RequestContext,
-  answer: (ctx: RequestContext) => Response | Promise<Response>,
+  answer: (arg: A, ctx: RequestContext) => Response | Promise<Response>,
+  arg: A,
 ): Response | Promise<Response> {
   const slot: Slot = { ctx };
-  const res = storage.run(slot, answer, ctx);
+  const res = storage.run(slot, answer, arg, ctx);
   return res instanceof Promise ? res.then((r) => release(slot, r)) : release(slot, res);
 }
 
