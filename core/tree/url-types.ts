@@ -194,10 +194,12 @@ type ArgsOfIds<TRoot, TIds, T, TExtra extends string, TArgs> = [TIds] extends [n
   ? NotMountedInTree
   : ArgsOfEntries<EntriesById<TRoot, TIds>, T, TExtra, TArgs>;
 
-// The routes of a set of ids. An alias, for speed: TypeScript caches an alias instantiation by its arguments, not an
-// indexed access by a union, which it maps member by member each time (at 2,000 routes of one type, 2,000 property
-// reads a call, a cost that grew with the tree).
-type EntriesById<TRoot, TIds> = Get<ById<TRoot>, TIds & PropertyKey>;
+// The routes of a set of ids. A conditional, for speed: TypeScript caches a conditional's instantiation by its
+// arguments, not an indexed access by a union, which it maps member by member at every instantiation (at 2,000
+// routes of one type, 2,000 property reads and a union of 2,000 made a call; on TypeScript 7, which orders a
+// union's members by comparing them, that was most of a call's time and grew with the tree). An alias alone does
+// not cache it: an alias of an indexed access is instantiated as the indexed access.
+type EntriesById<TRoot, TIds> = [TIds] extends [infer TKey extends PropertyKey] ? Get<ById<TRoot>, TKey> : never;
 
 // A few routes: the target is compared with each (ExactArgs). More: the call's keys find the routes that take
 // exactly them (KeyedArgs); without the call's arguments, the routes' params are checked as a whole (SharedArgs).
