@@ -22,8 +22,10 @@
 // an error mid-render sends the error handler's answer, never half a page.
 
 import {
-  answerInContext,
+  contextStorage,
+  releaseContext,
   requestContext,
+  type ContextSlot,
   type RequestContext,
   type StreamPlan,
   type StreamState,
@@ -146,6 +148,13 @@ export function routeHandler(options: RouteHandlerOptions): HandlerFunc {
 
 // What the context runs for a request of a route: the page step, or the middlewares' chain; the timeout around it.
 type Step = (route: PageRoute, ctx: RequestContext) => Response | Promise<Response>;
+
+// Answers a request with `ctx` as its context (core/request/context.ts), entered here so that `step(route, ctx)` is
+// called by AsyncLocalStorage itself, and left when the answer is made (releaseContext: unless its body streams).
+function answerInContext(ctx: RequestContext, step: Step, route: PageRoute): Response | Promise<Response> {
+  const slot: ContextSlot = { ctx };
+  return andThen(contextStorage.run(slot, step, route, ctx), releaseContext, slot, undefined);
+}
 
 // A page that has not answered within `timeout` ms gets a 503 (through the error
 // handler); its late answer is dropped. Its request is aborted: `req.signal`

@@ -7,7 +7,8 @@
 //
 // `urlFor`, `id`, `idTarget`, `staticUrl`, `currentPage`, `currentRequest`, `setStatus`, `setHeader` and the htmx
 // helpers (htmx-response.ts) find the request through AsyncLocalStorage, entered once per request at mount's
-// handler, outermost (so middleware sees it too), and left when the answer is made (unless its body streams).
+// handler (pipeline/dispatch.ts), outermost (so middleware sees it too), and left when the answer is made (unless
+// its body streams).
 // Outside a request, the mounted trees are searched instead and anything ambiguous is an error.
 
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -157,40 +158,37 @@ export interface Region {
 // the request (Deno keeps it through one more scavenge, and a promise or timer made during the request holds it),
 // and with it everything the context reaches: the request, its headers, the htmx details. Released, the GC copies
 // one small object instead: on Deno that was 5% of a partial's instructions (bench/runtimes/instructions.ts, issue 28).
-interface Slot {
+/** What the request's AsyncLocalStorage holds: the context while the request runs, then undefined. */
+export interface ContextSlot {
   ctx: RequestContext | undefined;
 }
-const storage = new AsyncLocalStorage<Slot>();
+
+/**
+ * The storage the page pipeline enters once per request, with a slot of its own (pipeline/dispatch.ts's
+ * answerInContext, so that no function of this file is on a page's way: bench/path), and leaves with releaseContext.
+ * Everything else reads it through requestContext.
+ */
+export const contextStorage = new AsyncLocalStorage<ContextSlot>();
 
 /** The current request's context, found through AsyncLocalStorage. */
 export const requestContext = {
   /** The context of the request being answered here, or undefined (outside a request, or after its answer). */
   getStore(): RequestContext | undefined {
-    return storage.getStore()?.ctx;
+    return contextStorage.getStore()?.ctx;
   },
   /** Runs `fn` with `ctx` as the request context (an error fragment's, inside a request that has its own). */
   run<R>(ctx: RequestContext, fn: () => R): R {
-    return storage.run({ ctx }, fn);
+    return contextStorage.run({ ctx }, fn);
   },
 };
 
 /**
- * Answers a request with `ctx` as its context, which ends when the answer is made: what runs after it (a timer, a
- * promise nobody awaited) finds no request, as a Go handler's `r.Context()` is cancelled when ServeHTTP returns.
- * Unless the body is a stream: a streamed page, an event stream or a hand-made Response keep their context for as long
- * as they run. `answer(arg, ctx)` is called with the context entered (arguments, not a closure: no function between).
+ * Ends a request's context once its answer `res` is made: what runs after it (a timer, a promise nobody awaited)
+ * finds no request, as a Go handler's `r.Context()` is cancelled when ServeHTTP returns. Unless the body is a
+ * stream: a streamed page, an event stream or a hand-made Response keep their context for as long as they run.
+ * @example andThen(contextStorage.run(slot, step, route, ctx), releaseContext, slot, undefined)
  */
-export function answerInContext<A>(
-  ctx: RequestContext,
-  answer: (arg: A, ctx: RequestContext) => Response | Promise<Response>,
-  arg: A,
-): Response | Promise<Response> {
-  const slot: Slot = { ctx };
-  const res = storage.run(slot, answer, arg, ctx);
-  return res instanceof Promise ? res.then((r) => release(slot, r)) : release(slot, res);
-}
-
-function release(slot: Slot, res: Response): Response {
+export function releaseContext(res: Response, slot: ContextSlot): Response {
   const body = liteBody(res);
   if (body !== undefined && !(body instanceof ReadableStream)) slot.ctx = undefined;
   return res;
