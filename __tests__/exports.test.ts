@@ -404,6 +404,7 @@ test('the public names of pagetree/cloudflare', () => {
 
 test('the public names of pagetree/adapter', () => {
   expect(Object.keys(adapter).sort()).toEqual([
+    'PingSweeps',
     'SocketAnswers',
     'answerOf',
     'bodyTooLarge',

@@ -27,5 +27,6 @@ export { takeEvents } from './live/event-stream.ts';
 export type { EventSink } from './live/event-stream.ts';
 export { isUpgrade, SocketAnswers, takeSocket } from './live/socket.ts';
 export { utf8Over, frameText } from './live/socket-text.ts';
+export { PingSweeps, type Pingable } from './live/ping-sweep.ts';
 export { openSocket } from './live/connection.ts';
 export type { SocketConnection, SocketEndpoint, SocketPeer } from './live/socket.ts';

@@ -9,7 +9,8 @@
 //   maxMessage  Bun reads frames of at most `maxSocketMessage` bytes (serve's option, default 64 KiB, the routes'
 //               default): past it Bun closes with 1009 from the frame's header, before buffering it. A route's own
 //               limit, below that, is checked on each message here, in UTF-8 bytes as a frame counts them (1009).
-//   idle        a ping every `idle` ms per socket, as pagetree/node does; Bun's own idle timeout and pings are off.
+//   idle        a ping every `idle` ms, one timer per route's idle time as pagetree/node has (live/ping-sweep.ts);
+//               Bun's own idle timeout and pings are off.
 //   maxQueued   Bun's getBufferedAmount() is the queue (connection.ts closes with 1013 past it); Bun's own
 //               backpressure limit is set above any route's, so Bun never drops a message on its own.
 // No permessage-deflate: a fan-out sends the same bytes to thousands of sockets, compressed once each otherwise.
@@ -19,7 +20,16 @@
 // close while open() still runs, before its connection is known), and a throw out of any socket handler ends the
 // process (so each handler here catches, and logs).
 
-import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, textError, utf8Over } from '../adapter.ts';
+import {
+  frameText,
+  guardLogger,
+  handlerFailed,
+  openSocket,
+  PingSweeps,
+  SocketAnswers,
+  textError,
+  utf8Over,
+} from '../adapter.ts';
 import { toResponse } from '../kernel/answer.ts';
 import type { Logger, SocketConnection, SocketEndpoint } from '../adapter.ts';
 
@@ -39,9 +49,6 @@ interface SocketData {
   connection?: SocketConnection;
   /** The close that came while open() ran (Bun's close() reports it at once), for the connection once it exists. */
   closedWith?: readonly [code: number, reason: string];
-  /** Whether the peer answered the last ping. */
-  alive: boolean;
-  pinger?: ReturnType<typeof setInterval>;
 }
 
 /** The part of Bun's server an upgrade needs. */
@@ -60,6 +67,8 @@ export class BunSockets {
   /** The endpoints of the upgrade requests being answered, taken from the mux's own answer (see take). */
   readonly #answers = new SocketAnswers();
   readonly #warned = new Set<string>();
+  /** The open sockets' pings, one timer per idle time of their routes. */
+  readonly #pings = new PingSweeps<BunWebSocket>();
   #stopping = false;
 
   constructor(logger: Logger, maxFrame: number) {
@@ -97,9 +106,7 @@ export class BunSockets {
           this.#failed('close', err);
         }
       },
-      pong: (ws: BunWebSocket) => {
-        ws.data.alive = true;
-      },
+      pong: (ws: BunWebSocket) => this.#pings.answered(ws),
     };
   }
 
@@ -119,7 +126,7 @@ export class BunSockets {
     const { maxMessage } = endpoint.limits;
     if (maxMessage > this.#maxFrame) this.#warnFrame(endpoint, maxMessage);
     try {
-      if (server.upgrade(req, { data: { endpoint, alive: true } })) return undefined;
+      if (server.upgrade(req, { data: { endpoint } })) return undefined;
     } catch (err) {
       return toResponse(handlerFailed(this.#logger, req, err));
     }
@@ -146,12 +153,7 @@ export class BunSockets {
     // open() closed the socket, or threw (1011), before it awaited anything: the close handler has run already.
     if (data.closedWith) return connection.closed(...data.closedWith);
     data.connection = connection;
-    data.pinger = setInterval(() => {
-      if (!data.alive) return ws.terminate();
-      data.alive = false;
-      ws.ping();
-    }, data.endpoint.limits.idle);
-    data.pinger.unref?.();
+    this.#pings.add(ws, data.endpoint.limits.idle);
     // Opened after stop() began (its props were still loading): it goes at once, as the others went.
     if (this.#stopping) goAway(ws);
   }
@@ -167,7 +169,7 @@ export class BunSockets {
 
   #closed(ws: BunWebSocket, code: number, reason: string): void {
     const data = ws.data;
-    clearInterval(data.pinger);
+    this.#pings.delete(ws);
     this.#open.delete(ws);
     if (data.connection) data.connection.closed(code, reason);
     else data.closedWith = [code, reason];

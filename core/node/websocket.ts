@@ -13,8 +13,9 @@
 // ~50 lines), so crossws would be a second abstraction over the same thing and a dependency of every runtime's bundle.
 // ws is an optional peer: loaded from the app's node_modules on the first upgrade that opens a socket.
 //
-// Per route's idle time: one sweep pings its sockets every `idle` ms; a peer that has not answered the previous ping
-// is dropped (1006 on its side). One timer and shared listeners, not a timer and closures per socket (issue 44.7).
+// Per route's idle time: one sweep pings its sockets every `idle` ms (live/ping-sweep.ts); a peer that has not
+// answered the previous ping is dropped (1006 on its side). One timer and shared listeners, not a timer and closures
+// per socket (issue 44.7).
 // At shutdown every socket is closed with 1012 (service restart: htmx reconnects, to another instance if there is one;
 // not 1001, which htmx 2's ws extension does not reconnect on), and destroyed if its peer has not finished the close
 // handshake a second later.
@@ -23,7 +24,14 @@ import type { IncomingMessage } from 'node:http';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
-import { openSocket, type Logger, type SocketConnection, type SocketEndpoint, type SocketPeer } from '../adapter.ts';
+import {
+  openSocket,
+  PingSweeps,
+  type Logger,
+  type SocketConnection,
+  type SocketEndpoint,
+  type SocketPeer,
+} from '../adapter.ts';
 import type { Shutdown } from './shutdown.ts';
 
 type WsModule = typeof import('ws');
@@ -59,7 +67,7 @@ export class WebSockets {
   /** The open sockets and the connection each reports to. */
   readonly #open = new Map<import('ws').WebSocket, SocketConnection>();
   /** One ping sweep per idle time of the open sockets' routes. */
-  readonly #pings = new Map<number, Pings>();
+  readonly #pings = new PingSweeps<import('ws').WebSocket>();
   /** The connections of upgrade requests, until they close: node no longer counts them as its own. */
   readonly #pending = new Set<Duplex>();
   readonly #logger: Logger;
@@ -92,6 +100,14 @@ export class WebSockets {
     };
   })();
 
+  // A pong: the socket answered its sweep's ping.
+  readonly #onPong = (() => {
+    const pings = this.#pings;
+    return function (this: import('ws').WebSocket): void {
+      pings.answered(this);
+    };
+  })();
+
   // The socket has closed: it leaves the open sockets and its ping sweep, and its connection learns how it ended.
   readonly #onClose = (() => {
     const open = this.#open;
@@ -99,7 +115,7 @@ export class WebSockets {
     return function (this: import('ws').WebSocket, code: number, reason: Buffer): void {
       const connection = open.get(this);
       open.delete(this);
-      for (const sweep of pings.values()) sweep.delete(this);
+      pings.delete(this);
       connection?.closed(code, reason.toString('utf8'));
     };
   })();
@@ -165,7 +181,8 @@ export class WebSockets {
       });
     }
     this.#open.set(webSocket, openSocket(endpoint, new WsPeer(webSocket)));
-    this.#pingsOf(idle).add(webSocket);
+    this.#pings.add(webSocket, idle);
+    webSocket.on('pong', this.#onPong);
     // The listeners are the same functions for every socket (`this` is the socket), not closures made per socket;
     // `on`, not `once`, for close: ws emits it once, and `once` wraps each listener in an object and a bound function.
     webSocket.on('message', this.#onMessage);
@@ -173,16 +190,6 @@ export class WebSockets {
     // its error is the client's, not the server's: nothing to log.
     webSocket.on('error', ignore);
     webSocket.on('close', this.#onClose);
-  }
-
-  // The sweep of the sockets pinged every `idle` ms, started with its first socket.
-  #pingsOf(idle: number): Pings {
-    let pings = this.#pings.get(idle);
-    if (!pings) {
-      pings = new Pings(idle, () => this.#pings.delete(idle));
-      this.#pings.set(idle, pings);
-    }
-    return pings;
   }
 
   #goAway(webSocket: import('ws').WebSocket): void {
@@ -210,55 +217,5 @@ class WsPeer implements SocketPeer {
   }
   get bufferedAmount(): number {
     return this.#ws.bufferedAmount;
-  }
-}
-
-/**
- * The sockets of one idle time, pinged by one timer (not one per socket: a Timeout and its closure each): every
- * `idle` ms a socket that has not answered the previous sweep's ping is dropped (1006 on its side), and each other
- * one is pinged. A socket that opens between two sweeps gets its first ping at the next, so it is dropped no sooner
- * than `idle` ms after an unanswered ping, as with a timer of its own. The timer stops with the last socket.
- */
-class Pings {
-  /** Each socket, and whether it has answered since the last sweep pinged it. */
-  readonly #answered = new Map<import('ws').WebSocket, boolean>();
-  readonly #idle: number;
-  readonly #onEmpty: () => void;
-  #timer: NodeJS.Timeout | undefined;
-
-  constructor(idle: number, onEmpty: () => void) {
-    this.#idle = idle;
-    this.#onEmpty = onEmpty;
-  }
-
-  add(ws: import('ws').WebSocket): void {
-    this.#answered.set(ws, true);
-    ws.on('pong', this.#onPong);
-    this.#timer ??= setInterval(() => this.#sweep(), this.#idle).unref();
-  }
-
-  delete(ws: import('ws').WebSocket): void {
-    if (!this.#answered.delete(ws) || this.#answered.size > 0) return;
-    clearInterval(this.#timer);
-    this.#timer = undefined;
-    this.#onEmpty();
-  }
-
-  readonly #onPong = (() => {
-    const answered = this.#answered;
-    return function (this: import('ws').WebSocket): void {
-      if (answered.has(this)) answered.set(this, true);
-    };
-  })();
-
-  #sweep(): void {
-    for (const [ws, answered] of this.#answered) {
-      // terminate() emits close later (the socket's close event): its entry goes then, not during this loop.
-      if (!answered) ws.terminate();
-      else {
-        this.#answered.set(ws, false);
-        ws.ping();
-      }
-    }
   }
 }
