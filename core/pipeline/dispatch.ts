@@ -261,8 +261,8 @@ function pageStep(route: PageRoute, ctx: RequestContext): Response | Promise<Res
   }
 }
 
-// Sends what props answered, or renders the selected component (or what props asked for) with the props; traced,
-// the render is its own step (render below, called again by traceRender with `traced` set).
+// Sends what props answered, or renders the selected component (or what props asked for) with the props. Traced, the
+// render is tracing's render step: tracedRender calls this again inside it, with `traced` set.
 function answerProps(
   props: unknown,
   route: PageRoute,
