@@ -412,6 +412,7 @@ test('the public names of pagetree/adapter', () => {
     'consoleLogger',
     'frameText',
     'guardLogger',
+    'guardSocketHandler',
     'handOver',
     'handlerFailed',
     'isUpgrade',

@@ -25,7 +25,7 @@ export { lazyInherit } from './kernel/lazy-inherit.ts';
 export { bodyTooLarge, readBody, readFormBody, readJson } from './forms/request-body.ts';
 export { takeEvents } from './live/event-stream.ts';
 export type { EventSink } from './live/event-stream.ts';
-export { isUpgrade, SocketAnswers, takeSocket } from './live/socket.ts';
+export { guardSocketHandler, isUpgrade, SocketAnswers, takeSocket } from './live/socket.ts';
 export { utf8Over, frameText } from './live/socket-text.ts';
 export { PingSweeps, type Pingable } from './live/ping-sweep.ts';
 export { openSocket } from './live/connection.ts';

@@ -23,6 +23,7 @@
 import {
   frameText,
   guardLogger,
+  guardSocketHandler,
   handlerFailed,
   openSocket,
   PingSweeps,
@@ -85,27 +86,20 @@ export class BunSockets {
       perMessageDeflate: false,
       backpressureLimit: 2 ** 31, // above any maxQueued (resolveSocketLimits: < 2^31): connection.ts closes first
       closeOnBackpressureLimit: false,
-      open: (ws: BunWebSocket) => {
-        try {
-          this.#opened(ws);
-        } catch (err) {
-          this.#failed('open', err);
-        }
-      },
-      message: (ws: BunWebSocket, data: string | Uint8Array) => {
-        try {
-          this.#message(ws, data);
-        } catch (err) {
-          this.#failed('message', err);
-        }
-      },
-      close: (ws: BunWebSocket, code: number, reason: string) => {
-        try {
-          this.#closed(ws, code, reason);
-        } catch (err) {
-          this.#failed('close', err);
-        }
-      },
+      // A fault below the page (a hub's leave() that throws, as the socket ends): logged, the server goes on.
+      open: guardSocketHandler(this.#logger, 'pagetree/bun', 'open', (ws: BunWebSocket) => this.#opened(ws)),
+      message: guardSocketHandler(
+        this.#logger,
+        'pagetree/bun',
+        'message',
+        (ws: BunWebSocket, data: string | Uint8Array) => this.#message(ws, data),
+      ),
+      close: guardSocketHandler(
+        this.#logger,
+        'pagetree/bun',
+        'close',
+        (ws: BunWebSocket, code: number, reason: string) => this.#closed(ws, code, reason),
+      ),
       pong: (ws: BunWebSocket) => this.#pings.answered(ws),
     };
   }
@@ -173,11 +167,6 @@ export class BunSockets {
     this.#open.delete(ws);
     if (data.connection) data.connection.closed(code, reason);
     else data.closedWith = [code, reason];
-  }
-
-  // A fault below the page (a hub's leave() that throws, as the socket ends): logged, the server goes on.
-  #failed(handler: string, err: unknown): void {
-    this.#logger.error(`pagetree/bun: a WebSocket's ${handler} handler failed:`, err);
   }
 
   // Once per route: its maxMessage cannot hold on this server, and what to do.

@@ -17,7 +17,16 @@
 // A throw out of a socket's event handler is an uncaught error in Deno, which ends the process: each handler here
 // catches, and logs.
 
-import { frameText, guardLogger, handlerFailed, openSocket, SocketAnswers, textError, utf8Over } from '../adapter.ts';
+import {
+  frameText,
+  guardLogger,
+  guardSocketHandler,
+  handlerFailed,
+  openSocket,
+  SocketAnswers,
+  textError,
+  utf8Over,
+} from '../adapter.ts';
 import { toResponse } from '../kernel/answer.ts';
 import type { Logger, SocketConnection } from '../adapter.ts';
 
@@ -68,7 +77,7 @@ export class DenoSockets {
     const { maxMessage } = endpoint.limits;
     socket.binaryType = 'arraybuffer';
     let connection: SocketConnection | undefined;
-    socket.onopen = guard(this.#logger, 'open', () => {
+    socket.onopen = guardSocketHandler(this.#logger, 'pagetree/deno', 'open', () => {
       this.#open.add(socket);
       connection = openSocket(endpoint, {
         send: (text) => socket.send(typeof text === 'string' ? text : frameText(text)),
@@ -80,7 +89,7 @@ export class DenoSockets {
       // Opened after the shutdown began (its props were still loading): it goes at once, as the others went.
       if (this.#stopping) socket.close(1012, 'server shutting down');
     });
-    socket.onmessage = guard(this.#logger, 'message', (event: { data: unknown }) => {
+    socket.onmessage = guardSocketHandler(this.#logger, 'pagetree/deno', 'message', (event: { data: unknown }) => {
       const data = event.data as string | ArrayBuffer; // binaryType above
       if (typeof data === 'string' && utf8Over(data, maxMessage)) return socket.close(1009, 'message too big');
       // A binary message: connection.ts closes with 1003.
@@ -88,11 +97,16 @@ export class DenoSockets {
     });
     // A reset or a malformed frame from the client: the close event follows; nothing for the server to log.
     socket.onerror = (event) => event.preventDefault();
-    socket.onclose = guard(this.#logger, 'close', (event: { code: number; reason: string }) => {
-      this.#open.delete(socket);
-      if (this.#open.size === 0) this.#closedAll?.();
-      connection?.closed(event.code, event.reason);
-    });
+    socket.onclose = guardSocketHandler(
+      this.#logger,
+      'pagetree/deno',
+      'close',
+      (event: { code: number; reason: string }) => {
+        this.#open.delete(socket);
+        if (this.#open.size === 0) this.#closedAll?.();
+        connection?.closed(event.code, event.reason);
+      },
+    );
     return upgraded.response;
   }
 
@@ -109,16 +123,4 @@ export class DenoSockets {
       };
     });
   }
-}
-
-// A socket's event handler that logs what it throws (a fault below the page: a hub's leave() that throws as the
-// socket ends) instead of ending the process.
-function guard<TEvent>(logger: Logger, handler: string, fn: (event: TEvent) => void): (event: TEvent) => void {
-  return (event) => {
-    try {
-      fn(event);
-    } catch (err) {
-      logger.error(`pagetree/deno: a WebSocket's ${handler} handler failed:`, err);
-    }
-  };
 }

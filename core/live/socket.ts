@@ -129,6 +129,27 @@ export function takeSocket(res: Response): SocketEndpoint | undefined {
 }
 
 /**
+ * A runtime's socket event handler that logs what it throws instead of ending the process (a throw out of a socket
+ * handler is an uncaught error on Bun and Deno): a fault below the page, such as a hub's leave() that throws as the
+ * socket ends. Up to three arguments, passed as they come (no rest array per message).
+ * @example message: guardSocketHandler(logger, 'pagetree/bun', 'message', (ws, data) => sockets.message(ws, data))
+ */
+export function guardSocketHandler<A = undefined, B = undefined, C = undefined>(
+  logger: Logger,
+  adapter: string,
+  handler: string,
+  fn: (a: A, b: B, c: C) => void,
+): (a: A, b?: B, c?: C) => void {
+  return (a, b, c) => {
+    try {
+      fn(a, b as B, c as C);
+    } catch (err) {
+      logger.error(`${adapter}: a WebSocket's ${handler} handler failed:`, err);
+    }
+  };
+}
+
+/**
  * The socket endpoints of a mux's answers, by request, for an adapter that serves with fetchAnswer (Bun, Deno,
  * workerd): fetchAnswer makes each answer the one Response it sends, a copy the endpoint does not follow, so the
  * endpoint is noted from the answer the route made and taken once, by request, when the adapter upgrades.
