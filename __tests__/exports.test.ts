@@ -428,6 +428,8 @@ test('the public names of pagetree/adapter', () => {
     'takeSocket',
     'textError',
     'utf8Over',
+    'validHost',
+    'validUrlHost',
   ]);
 });
 

@@ -14,7 +14,15 @@
 //                     `guardLogger` makes a user's logger safe to call anywhere, `consoleLogger` is the default
 //   laziness          `lazyInherit`: a cheap class that passes for a Request (or Headers), the real one made on use
 
-export { clientAddress, handOver, parseTarget, requestFacts, serveHandler } from './kernel/adapter.ts';
+export {
+  clientAddress,
+  handOver,
+  parseTarget,
+  requestFacts,
+  serveHandler,
+  validHost,
+  validUrlHost,
+} from './kernel/adapter.ts';
 export type { AdapterRequest, RequestFacts, RequestTarget } from './kernel/adapter.ts';
 export { answerOf, textError } from './kernel/answer.ts';
 export type { Answer } from './kernel/answer.ts';

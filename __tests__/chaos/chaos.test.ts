@@ -18,9 +18,9 @@
 import { usePostgres, useRedis } from '../support/services.ts';
 import { routes, type ChaosRoute } from './app.tsx';
 import { startChild, type Child } from './child.ts';
-import { drive, type DriveResult, type Failure } from './driver.ts';
+import { drive, summarize, type DriveResult } from './driver.ts';
 import type { FaultKind } from './faults.ts';
-import { runSeed } from './rng.ts';
+import { envList, runSeed } from './rng.ts';
 import { checkNormal } from './normal.ts';
 import type { Stats } from './server.ts';
 
@@ -35,9 +35,8 @@ const loopLimitMs = 500;
 // run; a leak of one request's page (~100 KB) per request of the load would pass 100 MB.
 const heapSlackBytes = 20 * 1024 * 1024;
 
-const pick = <T extends string>(v: string | undefined) => v?.split(',').map((s) => s.trim() as T);
-const onlyRoutes = pick(process.env.CHAOS_ROUTE);
-const onlyFaults = pick<FaultKind>(process.env.CHAOS_FAULT);
+const onlyRoutes = envList(process.env.CHAOS_ROUTE);
+const onlyFaults = envList<FaultKind>(process.env.CHAOS_FAULT);
 for (const name of onlyRoutes ?? []) {
   if (!routes.some((r) => r.name === name)) {
     throw new Error(`CHAOS_ROUTE=${name}: no such route; the routes: ${routes.map((r) => r.name).join(', ')}`);
@@ -81,18 +80,6 @@ async function stats(c: Child, gc: boolean): Promise<Stats> {
   const m = await c.ask({ ask: 'stats', gc });
   if (!('stats' in m)) throw new Error(`the chaos server answered ${JSON.stringify(m)} to stats`);
   return m.stats;
-}
-
-// Failures of one kind, once each with a count and the first request that showed it.
-function summarize(failures: Failure[]): string[] {
-  const seen = new Map<string, { f: Failure; n: number }>();
-  for (const f of failures) {
-    const key = `${f.fault}|${f.problem}`;
-    const s = seen.get(key);
-    if (s) s.n++;
-    else seen.set(key, { f, n: 1 });
-  }
-  return [...seen.values()].map(({ f, n }) => `${f.fault}: ${f.problem} (×${n}), e.g. ${f.label.slice(0, 300)}`);
 }
 
 // What the process's death says: its own report, or how it ended, and the traffic under way.

@@ -67,12 +67,14 @@ export async function drive(port: number, route: ChaosRoute, options: DriveOptio
   };
   // When the server dies, what was open then and what just ended (its sockets close as it goes) are the suspects.
   let suspects: string[] | undefined;
-  options.signal?.addEventListener('abort', () => (suspects ??= [...open.values(), ...recent]), { once: true });
+  const died = () => (suspects ??= [...open.values(), ...recent]);
+  options.signal?.addEventListener('abort', died, { once: true });
   const timer = setTimeout(() => {
     for (const socket of open.keys()) socket.destroy();
   }, options.ms);
   await Promise.all(Array.from({ length: options.clients }, (_, n) => client(n)));
   clearTimeout(timer);
+  options.signal?.removeEventListener('abort', died); // one run per route on the same server's signal
   return { played, failures, suspects: () => (suspects ?? recent).slice(0, 24).map((l) => l.slice(0, 300)) };
 }
 
@@ -110,4 +112,19 @@ async function write(socket: Socket, s: Script, leave: () => void): Promise<void
   }
   if (s.leave === 'after-writes' || s.readBytes === 0) leave();
   else if (s.halfClose) socket.end();
+}
+
+/**
+ * Failures of one kind, once each with a count and the first request that showed it: a run's report.
+ * @example summarize(run.failures) // → ["bad-head: answered 500 (×2), e.g. GET /file?n=0: malformed head #5"]
+ */
+export function summarize(failures: Failure[]): string[] {
+  const seen = new Map<string, { f: Failure; n: number }>();
+  for (const f of failures) {
+    const key = `${f.fault}|${f.problem}`;
+    const s = seen.get(key);
+    if (s) s.n++;
+    else seen.set(key, { f, n: 1 });
+  }
+  return [...seen.values()].map(({ f, n }) => `${f.fault}: ${f.problem} (×${n}), e.g. ${f.label.slice(0, 300)}`);
 }

@@ -22,6 +22,14 @@ export function runSeed(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /**
+ * A comma-separated list of a CHAOS_* variable (CHAOS_ROUTE, CHAOS_FAULT, …), or undefined when it is unset.
+ * @example envList<'bun' | 'deno'>('bun, deno') // → ["bun", "deno"]
+ */
+export function envList<T extends string>(value: string | undefined): T[] | undefined {
+  return value?.split(',').map((s) => s.trim() as T);
+}
+
+/**
  * A seed of its own for one client of one route (FNV-1a of the labels, mixed with the run's seed).
  * @example deriveSeed(40, 'stream', 0) !== deriveSeed(40, 'stream', 1) // → true
  */

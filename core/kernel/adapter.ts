@@ -197,3 +197,41 @@ export function parseTarget(url: string): RequestTarget {
     query: q < hash ? url.slice(q + 1, hash) : '',
   };
 }
+
+// Whether a host makes a URL, by host: hosts repeat, so the answer is cached (a bounded map: a scanner's random hosts
+// are parsed each time).
+const hostVerdicts = new Map<string, boolean>();
+
+/**
+ * Whether a request's host (its Host header, or the authority of an absolute-form target) makes a URL: what a page's
+ * `new URL(req.url)` needs, and what a Request needs to be made at all. No userinfo (a Request refuses credentials in
+ * its URL), nothing that would end the authority, a port of 0–65535. An adapter answers a request whose host is not
+ * valid with a 400 before any handler, as Go's server does ("malformed Host header").
+ * @example validHost('example.com:8080') // → true
+ * @example validHost('ex ample') // → false
+ */
+export function validHost(host: string): boolean {
+  let ok = hostVerdicts.get(host);
+  if (ok === undefined) {
+    ok = host === '' || (!/[@/\\?#]/.test(host) && URL.canParse(`http://${host}/`));
+    if (hostVerdicts.size < 256) hostVerdicts.set(host, ok);
+  }
+  return ok;
+}
+
+/**
+ * Whether the authority of an absolute URL string is a valid host (validHost): the check of a request a Web runtime
+ * made, whose `url` holds the Host header as the client sent it (Bun: "http://ex ample/"; Deno: "http://x:99999/").
+ * @example validUrlHost('http://x:99999/') // → false
+ */
+export function validUrlHost(url: string): boolean {
+  const scheme = url.indexOf('://');
+  if (scheme < 0) return false;
+  const start = scheme + 3;
+  let end = start;
+  for (; end < url.length; end++) {
+    const c = url.charCodeAt(end);
+    if (c === 0x2f || c === 0x3f || c === 0x23) break; // the authority ends at '/', '?' or '#'
+  }
+  return validHost(url.slice(start, end));
+}

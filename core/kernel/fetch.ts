@@ -2,6 +2,7 @@
 //
 //   Deno.serve(mux.fetch)   →  what the runtime passes besides the Request (Deno's info, Bun's server) handed over
 //                              for clientAddress (adapter.ts)
+//                           →  a host no URL parses: 400, before any handler (kernel/adapter.ts's validUrlHost)
 //                           →  handler(req) → Answer (LiteResponse) or a hand-made Response
 //                              → toResponse: one Response, made here and nowhere before
 //                              → HEAD: the same head, no body (a stream body cancelled, so what feeds it stops)
@@ -14,7 +15,7 @@
 
 import { guardLogger, handlerFailed, type Logger } from './logger.ts';
 import { asResponse, textError, toResponse } from './answer.ts';
-import { handOver } from './adapter.ts';
+import { handOver, validUrlHost } from './adapter.ts';
 import { isThenable } from './request.ts';
 
 /** What fetchHandler and fetchAnswer answer with: a handler function, or an object with serveHTTP (a ServeMux). */
@@ -59,6 +60,9 @@ export function fetchAnswer(
     return finish(req, res, logger);
   };
   return (req, info) => {
+    // Bun and Deno hand over a Host header no URL parses ("http://ex ample/"): a 400 here, as the node adapter and Go
+    // answer it, not a 500 from the first `new URL(req.url)` of a page.
+    if (!validUrlHost(req.url)) return finish(req, textError(400, 'Bad Request: malformed Host header'), logger);
     if (typeof info === 'object' && info !== null) handOver(req, info);
     let answer: Response | Promise<Response>;
     try {

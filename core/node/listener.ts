@@ -20,6 +20,7 @@ import {
   takeEvents,
   takeSocket,
   textError,
+  validHost,
   type Answer,
   type EventSink,
   type Handler,
@@ -33,20 +34,6 @@ import { shutdownOf, shuttingDown } from './shutdown.ts';
 
 /** A node:http request listener. */
 export type NodeListener = (incoming: IncomingMessage, outgoing: ServerResponse) => void;
-
-// Whether a host (from Host or an absolute-form target) makes a URL: `req.url`
-// must parse, for pages and for the body (a Request needs a URL). Hosts repeat,
-// so the answer is cached (a bounded map: a scanner's random hosts are parsed each time).
-const hostVerdicts = new Map<string, boolean>();
-function validHost(host: string): boolean {
-  let ok = hostVerdicts.get(host);
-  if (ok === undefined) {
-    // No userinfo (a Request refuses credentials in its URL), nothing that would end the authority.
-    ok = host === '' || (!/[@/\\?#]/.test(host) && URL.canParse(`http://${host}/`));
-    if (hostVerdicts.size < 256) hostVerdicts.set(host, ok);
-  }
-  return ok;
-}
 
 /** Options of `toNodeListener` (and `serve`). */
 export interface ListenerOptions {
