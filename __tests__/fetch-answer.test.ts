@@ -107,3 +107,18 @@ test.each([
   // In a URL the authority ends at "?": "http://a?b/path" is host "a" and a query, which a URL parses.
   expect(validUrlHost(`http://${host}/path?q=1`)).toBe(host.includes('?') || valid);
 });
+
+test('validHost judges alike on a runtime without URL.canParse (a workerd of an older compatibility date)', () => {
+  const canParse = Object.getOwnPropertyDescriptor(URL, 'canParse')!;
+  delete (URL as { canParse?: unknown }).canParse;
+  try {
+    // Hosts no other test asked for: the verdicts are cached by host.
+    expect(['no-can-parse.example:8080', 'no can parse', 'no-can-parse:70000'].map(validHost)).toEqual([
+      true,
+      false,
+      false,
+    ]);
+  } finally {
+    Object.defineProperty(URL, 'canParse', canParse);
+  }
+});

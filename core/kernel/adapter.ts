@@ -213,10 +213,22 @@ const hostVerdicts = new Map<string, boolean>();
 export function validHost(host: string): boolean {
   let ok = hostVerdicts.get(host);
   if (ok === undefined) {
-    ok = host === '' || (!/[@/\\?#]/.test(host) && URL.canParse(`http://${host}/`));
+    ok = host === '' || (!/[@/\\?#]/.test(host) && parses(`http://${host}/`));
     if (hostVerdicts.size < 256) hostVerdicts.set(host, ok);
   }
   return ok;
+}
+
+// URL.canParse where the runtime has it (Node ≥ 19.9, Bun, Deno, workerd of 2023 on); an older workerd
+// compatibility date may lack it, and this runs on every request of mux.fetch.
+function parses(url: string): boolean {
+  if (typeof URL.canParse === 'function') return URL.canParse(url);
+  try {
+    new URL(url);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
