@@ -5,7 +5,7 @@
 
 import fc from 'fast-check';
 import { ConflictError, ServeMux, type PageRequest } from '../../core/index.ts';
-import { requestFacts, type RequestTarget } from '../../core/kernel/adapter.ts';
+import { requestFacts, validUrlHost, type RequestTarget } from '../../core/kernel/adapter.ts';
 import { anyChar, headerNames, methods, mixedMux, muxStatuses, pathText, wildcardNames } from './mixed-mux.ts';
 
 // Each page answers 200 with the pattern it was registered for and its path values.
@@ -66,10 +66,12 @@ function originOf(location: string): string {
 // What every answer of the mux satisfies, whichever form the request came in. The mux's own
 // statuses are 307 (both redirects: pagetree never sends Go's 301), 400 (the target "*"),
 // 404 and 405; the pages here all answer 200, so 5xx would be the mux's own failure.
-function checkAnswer(a: Answer, method: string, path: string): void {
+// `badHost`: a URL whose host no URL parses, which mux.fetch answers 400 before the mux (as
+// Bun and Deno hand them over; validUrlHost).
+function checkAnswer(a: Answer, method: string, path: string, badHost = false): void {
   expect([200, ...muxStatuses]).toContain(a.status);
-  // 400 is Go's answer to "OPTIONS *" (any method with the target "*"), and nothing else.
-  expect(a.status === 400).toBe(path === '*');
+  // 400 is Go's answer to "OPTIONS *" (any method with the target "*") and to a malformed Host, and nothing else.
+  expect(a.status === 400).toBe(path === '*' || badHost);
   if (a.status === 405) {
     expect(a.allow).toMatch(/^[A-Z]+(, [A-Z]+)*$/);
     // Another method would match; this one would not (else it had been routed).
@@ -117,7 +119,7 @@ describe('the mux never answers 5xx of its own', () => {
     await fc.assert(
       fc.asyncProperty(methods, rawHost, target, async (method, host, t) => {
         const a = await answer(await mux.fetch(rawRequest(method, host, t)), method);
-        checkAnswer(a, method, t.split('?')[0]!);
+        checkAnswer(a, method, t.split('?')[0]!, !validUrlHost(`http://${host}${t}`));
         if (a.status === 307) {
           const b = await answer(await mux.fetch(rawRequest(method, host, a.location!)), method);
           checkAnswer(b, method, a.location!.split('?')[0]!);
