@@ -180,11 +180,7 @@ function runtimeClient(req: Request, info: object): string {
 export function parseTarget(url: string): RequestTarget {
   const scheme = url.indexOf('://');
   const authStart = scheme < 0 ? 0 : scheme + 3;
-  let pathStart = authStart;
-  for (; pathStart < url.length; pathStart++) {
-    const c = url.charCodeAt(pathStart);
-    if (c === 0x2f || c === 0x3f || c === 0x23) break; // the authority ends at '/', '?' or '#'
-  }
+  const pathStart = authorityEnd(url, authStart);
   let hash = url.indexOf('#', pathStart);
   if (hash < 0) hash = url.length;
   let q = url.indexOf('?', pathStart);
@@ -239,11 +235,15 @@ function parses(url: string): boolean {
 export function validUrlHost(url: string): boolean {
   const scheme = url.indexOf('://');
   if (scheme < 0) return false;
-  const start = scheme + 3;
+  return validHost(url.slice(scheme + 3, authorityEnd(url, scheme + 3)));
+}
+
+// Where the authority that begins at `start` ends: at the first '/', '?' or '#', else the end of the URL.
+function authorityEnd(url: string, start: number): number {
   let end = start;
   for (; end < url.length; end++) {
     const c = url.charCodeAt(end);
-    if (c === 0x2f || c === 0x3f || c === 0x23) break; // the authority ends at '/', '?' or '#'
+    if (c === 0x2f || c === 0x3f || c === 0x23) break;
   }
-  return validHost(url.slice(start, end));
+  return end;
 }
