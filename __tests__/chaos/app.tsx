@@ -20,6 +20,7 @@ import { createHash } from 'node:crypto';
 import { MemorySessionStore, mount, route, ServeMux, staticFiles, type Logger } from '../../core/index.ts';
 import { methodOverride, type MethodOverrideHandler } from '../../core/forms/method-override.ts';
 import type { FaultKind } from './faults.ts';
+import { envList } from './rng.ts';
 import {
   AsyncPage,
   EventsPage,
@@ -235,3 +236,17 @@ export const routes: readonly ChaosRoute[] = [
     check: { method: 'GET', path: '/login', status: 200 },
   },
 ];
+
+/**
+ * The route names CHAOS_ROUTE chose (comma-separated), or undefined when it is unset; a name that is no row's throws.
+ * @example chosenRouteNames('socket, login') // → ["socket", "login"]
+ */
+export function chosenRouteNames(value: string | undefined): string[] | undefined {
+  const names = envList(value);
+  for (const name of names ?? []) {
+    if (!routes.some((r) => r.name === name)) {
+      throw new Error(`CHAOS_ROUTE=${name}: no such route; the routes: ${routes.map((r) => r.name).join(', ')}`);
+    }
+  }
+  return names;
+}

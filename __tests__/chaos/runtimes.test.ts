@@ -16,7 +16,7 @@
 
 import { join } from 'node:path';
 import { repoRoot, serveProcess, toolPackage, type Served } from '../support/package.ts';
-import { routes, type ChaosRoute } from './app.tsx';
+import { chosenRouteNames, routes, type ChaosRoute } from './app.tsx';
 import { drive, summarize } from './driver.ts';
 import type { FaultKind } from './faults.ts';
 import { normal } from './normal.ts';
@@ -46,14 +46,9 @@ const runtimes = {
 } as const;
 type Runtime = keyof typeof runtimes;
 
-const onlyRoutes = envList(process.env.CHAOS_ROUTE);
+const onlyRoutes = chosenRouteNames(process.env.CHAOS_ROUTE);
 const onlyFaults = envList<FaultKind>(process.env.CHAOS_FAULT);
 const onlyRuntimes = envList<Runtime>(process.env.CHAOS_RUNTIME);
-for (const name of onlyRoutes ?? []) {
-  if (!routes.some((r) => r.name === name)) {
-    throw new Error(`CHAOS_ROUTE=${name}: no such route; the routes: ${routes.map((r) => r.name).join(', ')}`);
-  }
-}
 for (const name of onlyRuntimes ?? []) {
   if (!(name in runtimes)) throw new Error(`CHAOS_RUNTIME=${name}: give ${Object.keys(runtimes).join(' or ')}`);
 }
