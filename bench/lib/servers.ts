@@ -150,6 +150,13 @@ export interface StartOptions {
   wrap?: string[];
   /** Run the script of another checkout (its build/ when compiled): bench/lib/main.ts's `baseRoot`. */
   root?: string;
+  /** The node binary (default: the one running this benchmark), e.g. Node 24 from the npm registry. */
+  node?: string;
+  /**
+   * Run the compiled script (`build/…js`, from tsc -p tsconfig.bench.json) even when this benchmark runs under tsx,
+   * as an app in production runs (bench/runtimes: Node beside Bun and Deno).
+   */
+  compiled?: boolean;
 }
 
 /**
@@ -162,14 +169,15 @@ export async function startServer<TKind extends string>(
   kind: TKind,
   options: StartOptions,
 ): Promise<Server<TKind>> {
-  const run = compiled ? [script.replace(/\.tsx?$/, '.js')] : ['--import', 'tsx', script];
+  const built = script.replace(/\.tsx?$/, '.js');
+  const run = compiled ? [built] : options.compiled ? [join('build', built)] : ['--import', 'tsx', script];
   const profileDir = profileDirOf(script, kind, options.profileDir ?? process.env.BENCH_CPU_PROF);
   const profile = profileDir ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : [];
   // BENCH_NODE_ARGS: node flags for every server, e.g. a fixed young generation (bench/README.md, Method).
   const extra = process.env.BENCH_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? [];
   const node = [
     ...(options.wrap ?? []),
-    process.execPath,
+    options.node ?? process.execPath,
     ...(options.nodeArgs ?? []),
     ...extra,
     ...profile,

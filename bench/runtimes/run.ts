@@ -1,13 +1,15 @@
-// bench/e2e's page and its htmx partial on Bun and Deno: raw Bun.serve, Hono on Bun, Elysia and pagetree's mux.fetch
-// in Bun.serve (bun.ts); raw Deno.serve, Hono on Deno and pagetree's mux.fetch in Deno.serve (deno.ts); on each, the
-// raw server inside AsyncLocalStorage.run (apps.ts's alsFetch: what a request context costs, as bench/e2e's
+// bench/e2e's page and its htmx partial on Bun, Deno and Node 24: raw Bun.serve, Hono on Bun, Elysia and pagetree's
+// mux.fetch in Bun.serve (bun.ts); raw Deno.serve, Hono on Deno and pagetree's mux.fetch in Deno.serve (deno.ts); on
+// each, the raw server inside AsyncLocalStorage.run (apps.ts's alsFetch: what a request context costs, as bench/e2e's
 // node:http+als) and the same mux without mux.fetch's wrapper (apps.ts's directFetch: the least a native adapter
-// could cost). Each is a child process pinned to core 0, its CPU time read from /proc; wrk loads it from core 1.
+// could cost); and bench/e2e's own servers (node:http, node:http+als, Fastify, Hono, pagetree) on Node 24, compiled.
+// Each is a child process pinned to core 0, its CPU time read from /proc; wrk loads it from core 1.
 // Every server must first answer both requests alike (below); lib/server-bench.ts then times them in interleaved
 // rounds, all of them in each, ratios to raw Bun.serve; then pagetree's goals against its peers on the same runtime.
 //
 //   npm run bench:runtimes       (ROUNDS=3 npm run bench:runtimes for a quick look; KINDS=a,b for some servers)
-//   BASE=/tmp/base npm run bench:runtimes     and pagetree@base on Bun, on Deno: another checkout's source (its own node_modules)
+//   BASE=/tmp/base npm run bench:runtimes     and pagetree@base on Bun, Deno and Node: another checkout's source (its
+//                                             own node_modules; for Node its build/, as npm run bench:runtimes builds)
 
 import { execFileSync } from 'node:child_process';
 import { contentType, listPath, loadVariants, vary, LIST_ID } from '../e2e/page.tsx';
@@ -34,11 +36,17 @@ const goals: [Kind, Kind, number][] = [
   ['pagetree on Bun', 'Bun.serve', 0.9],
   ['pagetree on Deno', 'hono on Deno', 1.0],
   ['pagetree on Deno', 'Deno.serve', 0.95],
+  // Node 24, the speed reference: within 3% of raw node:http, and no slower than the tree of 2026-11-25 (BASE).
+  ['pagetree on Node', 'node:http', 0.97],
+  ['pagetree on Node', 'pagetree@base on Node', 1.0],
+  ['pagetree on Node', 'fastify', 1.0],
+  ['pagetree on Node', 'hono on Node', 1.0],
   // Not a goal: pagetree against the raw server with a request context (AsyncLocalStorage), as bench/e2e's
   // node:http+als: what pagetree's own code costs, apart from what the runtime charges for the context.
   ['pagetree/bun', 'Bun.serve+als', 1.0],
   ['pagetree on Bun', 'Bun.serve+als', 1.0],
   ['pagetree on Deno', 'Deno.serve+als', 1.0],
+  ['pagetree on Node', 'node:http+als', 1.0],
   // Not a goal: whether a native adapter could be measurably cheaper than mux.fetch (apps.ts's directFetch).
   ['pagetree/bun', 'pagetree direct on Bun', 1.0],
   ['pagetree/bun', 'pagetree on Bun', 1.0],
@@ -163,7 +171,8 @@ const loadSeconds = kinds.length * variants.length * (warmupSeconds + rounds * p
 runServers('bench/runtimes', (2 * loadSeconds + 120) * 1000, async () => {
   const bunVersion = execFileSync(binary('bun'), ['--version'], { encoding: 'utf8' }).trim();
   const denoVersion = execFileSync(binary('deno'), ['--version'], { encoding: 'utf8' }).split('\n')[0]!.trim();
-  const about = `bun ${bunVersion}, ${denoVersion.replace(/ \(.*/, '')}, ${wrkVersion().replace(/ \[.*/, '')}`;
+  const nodeVersion = execFileSync(binary('node'), ['--version'], { encoding: 'utf8' }).trim();
+  const about = `bun ${bunVersion}, ${denoVersion.replace(/ \(.*/, '')}, node ${nodeVersion}, ${wrkVersion().replace(/ \[.*/, '')}`;
   console.log(`bench/runtimes: ${environment()}; ${about}`);
   const pin = pinLoad('wrk (one thread)');
   console.log(
