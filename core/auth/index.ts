@@ -24,7 +24,7 @@ export {
   type SessionStore,
 } from './session.ts';
 export { requireLogin, safeNext, type RequireLoginOptions } from './login.ts';
-export { hashPassword, verifyPassword } from './password.ts';
+export { hashPassword, limitPasswordWork, verifyPassword, type PasswordWorkLimits } from './password.ts';
 export {
   LoginThrottle,
   MemoryThrottleStore,

@@ -8,7 +8,16 @@
 // Written here rather than taken from a package: node:crypto and Web Crypto are the well-kept libraries for it,
 // and what is left is the format and the comparison (bcrypt/argon2 packages are native addons, which workerd and
 // Deno cannot load).
+//
+// Hashing is the one piece of a request that a flood can make expensive on purpose, and on Node it runs on libuv's
+// thread pool (4 threads by default), which file reads, DNS lookups and async zlib share. So the process hashes at
+// most `concurrent` passwords at once (half the pool), lets `queued` more wait their turn, and refuses the next with
+// a 503 and a Retry-After (an HttpError: the page's error answer), at once: a login flood from many addresses, which
+// no per-address throttle stops, costs its own 503s, not every other page's static files and queries.
+//
+//   limitPasswordWork({ concurrent: 4, queued: 200 })   → for every hashPassword and verifyPassword after it
 
+import { HttpError } from '../errors.ts';
 import { base64url, fromBase64url } from '../kernel/base64url.ts';
 import { optionalNodeModule } from '../kernel/node-modules.ts';
 
@@ -21,9 +30,89 @@ const pbkdf2Iterations = 100_000;
 const keyLength = 32;
 const encoder = new TextEncoder();
 
+/** How much password hashing runs at once, and how much may wait for it (`limitPasswordWork`). */
+export interface PasswordWorkLimits {
+  /**
+   * Hashes computed at once (default: half of libuv's thread pool, `UV_THREADPOOL_SIZE` or 4, so 2): the rest of
+   * the pool stays free for file reads, DNS lookups and zlib.
+   */
+  concurrent?: number;
+  /**
+   * Checks that may wait for a free slot (default 64: at ~0.1 s a hash and 2 at once, ~3 s of waiting). One more is
+   * refused at once with `HttpError` 503 and a Retry-After of about the queue's wait.
+   */
+  queued?: number;
+}
+
+const poolSize = Number(globalThis.process?.env?.UV_THREADPOOL_SIZE) || 4;
+const limits: Required<PasswordWorkLimits> = { concurrent: Math.max(1, Math.floor(poolSize / 2)), queued: 64 };
+
+/**
+ * Sets how many password hashes (`hashPassword`, `verifyPassword`) this process computes at once and how many may
+ * wait; a check past both is refused with `HttpError` 503 (Retry-After). For every check started after the call.
+ * @example limitPasswordWork({ concurrent: 4, queued: 200 }) // a server with UV_THREADPOOL_SIZE=8 and many logins
+ */
+export function limitPasswordWork(options: PasswordWorkLimits): void {
+  const given = Object.entries(options ?? {}).filter(([, n]) => n !== undefined);
+  const next: Required<PasswordWorkLimits> = { ...limits, ...Object.fromEntries(given) };
+  for (const [name, min] of [
+    ['concurrent', 1],
+    ['queued', 0],
+  ] as const) {
+    const n = next[name];
+    if (!Number.isSafeInteger(n) || n < min) {
+      throw new RangeError(
+        `limitPasswordWork(): ${name} is ${String(n)}, not a whole number ≥ ${min}; give e.g. ${name === 'concurrent' ? 2 : 64}`,
+      );
+    }
+  }
+  Object.assign(limits, next);
+  // A higher limit lets waiting checks start now.
+  while (running < limits.concurrent && waiting.length > 0) {
+    running++;
+    waiting.shift()!();
+  }
+}
+
+// The slots: hashes running, and the checks waiting for one, first come first served. Both are bounded (`limits`).
+let running = 0;
+const waiting: (() => void)[] = [];
+// How long a hash takes here (ms, a moving average), for the Retry-After of a refusal.
+let hashMs = 100;
+
+async function inSlot<T>(work: () => Promise<T>): Promise<T> {
+  if (running < limits.concurrent) {
+    running++;
+  } else if (waiting.length < limits.queued) {
+    // The slot is handed over by the check that frees it (`running` stays as it is).
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  } else {
+    const wait = Math.max(1, Math.ceil((waiting.length / limits.concurrent + 1) * (hashMs / 1000)));
+    throw new HttpError(503, 'Service Unavailable: too many logins at once; try again in a moment', {
+      'retry-after': String(wait),
+    });
+  }
+  const start = Date.now();
+  try {
+    return await work();
+  } finally {
+    hashMs = 0.8 * hashMs + 0.2 * (Date.now() - start);
+    release();
+  }
+}
+
+// A slot freed: handed to the first check waiting, unless the limit was lowered below what runs.
+function release(): void {
+  if (running <= limits.concurrent) {
+    const next = waiting.shift();
+    if (next) return next();
+  }
+  running--;
+}
+
 /**
  * A salted hash of `password` to store instead of it. A password that is no string (an environment variable left
- * unset) rejects with a TypeError that says what it got.
+ * unset) rejects with a TypeError that says what it got; past `limitPasswordWork`'s limits, with `HttpError` 503.
  * @example const hash = await hashPassword(form.data.password);
  */
 export async function hashPassword(password: string): Promise<string> {
@@ -32,13 +121,17 @@ export async function hashPassword(password: string): Promise<string> {
   const crypt = optionalNodeModule('node:crypto');
   if (crypt?.scrypt) {
     const { N, r, p } = scryptParams;
-    return `scrypt$${N}$${r}$${p}$${base64url(salt)}$${base64url(await scrypt(password, salt, N, r, p))}`;
+    const key = await inSlot(() => scrypt(password, salt, N, r, p));
+    return `scrypt$${N}$${r}$${p}$${base64url(salt)}$${base64url(key)}`;
   }
-  return `pbkdf2-sha256$${pbkdf2Iterations}$${base64url(salt)}$${base64url(await pbkdf2(password, salt, pbkdf2Iterations))}`;
+  const key = await inSlot(() => pbkdf2(password, salt, pbkdf2Iterations));
+  return `pbkdf2-sha256$${pbkdf2Iterations}$${base64url(salt)}$${base64url(key)}`;
 }
 
 /**
  * Whether `password` is the one `hash` was made from (hashPassword's format); false for a hash it cannot read.
+ * Past `limitPasswordWork`'s limits (a flood of logins) it rejects with `HttpError` 503 and a Retry-After, which a
+ * page that lets it propagate answers as such.
  * @example if (!(await verifyPassword(form.data.password, user.passwordHash))) …
  */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
@@ -54,18 +147,24 @@ export async function verifyPassword(password: string, hash: string): Promise<bo
     const [salt, key] = [decode(parts[4]!), decode(parts[5]!)];
     if (!salt || !key) return false;
     expected = key;
-    try {
-      actual = await scrypt(password, salt, N, r, p, expected.length);
-    } catch {
-      return false; // no scrypt on this runtime, or parameters it refuses: a hash it cannot read
-    }
+    const length = expected.length;
+    const derived = await inSlot(async () => {
+      try {
+        return await scrypt(password, salt, N, r, p, length);
+      } catch {
+        return undefined; // no scrypt on this runtime, or parameters it refuses: a hash it cannot read
+      }
+    });
+    if (derived === undefined) return false;
+    actual = derived;
   } else if (parts[0] === 'pbkdf2-sha256' && parts.length === 4) {
     const iterations = Number(parts[1]);
     if (!Number.isSafeInteger(iterations) || iterations < 1 || iterations > 10_000_000) return false;
     const [salt, key] = [decode(parts[2]!), decode(parts[3]!)];
     if (!salt || !key) return false;
     expected = key;
-    actual = await pbkdf2(password, salt, iterations, expected.length);
+    const length = expected.length;
+    actual = await inSlot(() => pbkdf2(password, salt, iterations, length));
   } else return false;
   return expected.length > 0 && equal(expected, actual);
 }
