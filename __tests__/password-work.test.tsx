@@ -92,9 +92,8 @@ test.each([
   expect(() => limitPasswordWork(limits)).toThrow(new RangeError(message));
 });
 
-// What a user sees: a login page whose verifyPassword is refused answers the 503 and its Retry-After, not a 500.
-test('a login page under a flood answers 503 with Retry-After to the checks past the limits', async () => {
-  limitPasswordWork({ concurrent: 1, queued: 1 });
+// A login page that checks the posted password, and a POST of it.
+function loginApp() {
   class Login {
     page() {
       return <form method="post">login</form>;
@@ -110,17 +109,49 @@ test('a login page under a flood answers 503 with Retry-After to the checks past
   }
   const mux = new ServeMux({ logger: { error: (m: string, e?: unknown) => console.error(m, e), warn: () => {} } });
   mount(mux, App);
-  const post = () =>
+  return (signal?: AbortSignal) =>
     mux.fetch(
       new Request('http://x/login', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'password=wrong',
+        signal,
       }),
     );
+}
+
+// What a user sees: a login page whose verifyPassword is refused answers the 503 and its Retry-After, not a 500.
+test('a login page under a flood answers 503 with Retry-After to the checks past the limits', async () => {
+  limitPasswordWork({ concurrent: 1, queued: 1 });
+  const post = loginApp();
   const answers = await Promise.all([post(), post(), post(), post()]);
   expect(answers.map((a) => a.status).sort()).toEqual([422, 422, 503, 503]);
   const refused = answers.find((a) => a.status === 503)!;
   expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
   expect(await refused.text()).toContain('too many logins at once');
+});
+
+test('a check whose request ended while it waited gives its turn to the next without hashing', async () => {
+  limitPasswordWork({ concurrent: 1, queued: 5 });
+  const crypt = process.getBuiltinModule('node:crypto');
+  const scrypt = jest.spyOn(crypt, 'scrypt');
+  // The first check holds the one slot until the test lets it go.
+  let letGo = () => {};
+  scrypt.mockImplementationOnce(((...args: unknown[]) => {
+    const done = args[args.length - 1] as (err: Error | null, key: Buffer) => void;
+    letGo = () => done(null, Buffer.alloc(32));
+  }) as never);
+  const holder = verifyPassword('correct horse', hash);
+  const post = loginApp();
+  const client = new AbortController();
+  const gone = post(client.signal);
+  const stays = post();
+  await new Promise((resolve) => setTimeout(resolve, 50)); // both read their forms and wait for the slot
+  client.abort();
+  letGo();
+  expect(await holder).toBe(false); // the held hash was zeros
+  expect((await stays).status).toBe(422); // hashed: a wrong password
+  expect((await gone).status).toBe(503); // nobody reads it
+  expect(scrypt).toHaveBeenCalledTimes(2); // the holder's and the one that stayed: none for the request that ended
+  scrypt.mockRestore();
 });

@@ -13,13 +13,15 @@
 // thread pool (4 threads by default), which file reads, DNS lookups and async zlib share. So the process hashes at
 // most `concurrent` passwords at once (half the pool), lets `queued` more wait their turn, and refuses the next with
 // a 503 and a Retry-After (an HttpError: the page's error answer), at once: a login flood from many addresses, which
-// no per-address throttle stops, costs its own 503s, not every other page's static files and queries.
+// no per-address throttle stops, costs its own 503s, not every other page's static files and queries. A check whose
+// request ended while it waited (the client left, the page timed out) gives its turn to the next without hashing.
 //
 //   limitPasswordWork({ concurrent: 4, queued: 200 })   → for every hashPassword and verifyPassword after it
 
 import { HttpError } from '../errors.ts';
 import { base64url, fromBase64url } from '../kernel/base64url.ts';
 import { optionalNodeModule } from '../kernel/node-modules.ts';
+import { requestContext } from '../request/context.ts';
 
 // OWASP's minimum for scrypt is N=2^17, r=8, p=1 (128 MiB); 2^15 with r=8 keeps each hash at 32 MiB and ~0.1 s, so
 // that a burst of logins cannot exhaust memory. PBKDF2: workerd refuses more than 100,000 iterations.
@@ -84,8 +86,15 @@ async function inSlot<T>(work: () => Promise<T>): Promise<T> {
   if (running < limits.concurrent) {
     running++;
   } else if (waiting.length < limits.queued) {
+    // The request's signal: its client may leave, or its page time out (a 503 answered), while it waits.
+    const signal = requestContext.getStore()?.req.signal;
     // The slot is handed over by the check that frees it (`running` stays as it is).
     await new Promise<void>((resolve) => waiting.push(resolve));
+    if (signal?.aborted) {
+      // Nobody reads this answer: the slot goes to the next check, not to a hash. Not logged (an HttpError).
+      release();
+      throw new HttpError(503, 'Service Unavailable: the request ended while its password check waited');
+    }
   } else {
     const wait = Math.max(1, Math.ceil((waiting.length / limits.concurrent + 1) * (hashMs / 1000)));
     throw new HttpError(503, 'Service Unavailable: too many logins at once; try again in a moment', {
