@@ -131,7 +131,7 @@ test('a login page under a flood answers 503 with Retry-After to the checks past
   expect(await refused.text()).toContain('too many logins at once');
 });
 
-test('a check whose request ended while it waited gives its turn to the next without hashing', async () => {
+test('a check whose request ended before its turn gives the turn to the next without hashing', async () => {
   limitPasswordWork({ concurrent: 1, queued: 5 });
   const crypt = process.getBuiltinModule('node:crypto');
   const scrypt = jest.spyOn(crypt, 'scrypt');
@@ -146,7 +146,7 @@ test('a check whose request ended while it waited gives its turn to the next wit
   const client = new AbortController();
   const gone = post(client.signal);
   const stays = post();
-  await new Promise((resolve) => setTimeout(resolve, 50)); // both read their forms and wait for the slot
+  await new Promise((resolve) => setTimeout(resolve, 50)); // both read their forms (and wait for the slot)
   client.abort();
   letGo();
   expect(await holder).toBe(false); // the held hash was zeros

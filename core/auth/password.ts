@@ -14,7 +14,7 @@
 // most `concurrent` passwords at once (half the pool), lets `queued` more wait their turn, and refuses the next with
 // a 503 and a Retry-After (an HttpError: the page's error answer), at once: a login flood from many addresses, which
 // no per-address throttle stops, costs its own 503s, not every other page's static files and queries. A check whose
-// request ended while it waited (the client left, the page timed out) gives its turn to the next without hashing.
+// request has ended by its turn (the client left, the page timed out) gives the turn to the next without hashing.
 //
 //   limitPasswordWork({ concurrent: 4, queued: 200 })   → for every hashPassword and verifyPassword after it
 
@@ -83,23 +83,23 @@ const waiting: (() => void)[] = [];
 let hashMs = 100;
 
 async function inSlot<T>(work: () => Promise<T>): Promise<T> {
+  // The request's signal: its client may leave, or its page time out (a 503 answered), before its turn comes.
+  const signal = requestContext.getStore()?.req.signal;
   if (running < limits.concurrent) {
     running++;
   } else if (waiting.length < limits.queued) {
-    // The request's signal: its client may leave, or its page time out (a 503 answered), while it waits.
-    const signal = requestContext.getStore()?.req.signal;
     // The slot is handed over by the check that frees it (`running` stays as it is).
     await new Promise<void>((resolve) => waiting.push(resolve));
-    if (signal?.aborted) {
-      // Nobody reads this answer: the slot goes to the next check, not to a hash. Not logged (an HttpError).
-      release();
-      throw new HttpError(503, 'Service Unavailable: the request ended while its password check waited');
-    }
   } else {
     const wait = Math.max(1, Math.ceil((waiting.length / limits.concurrent + 1) * (hashMs / 1000)));
     throw new HttpError(503, 'Service Unavailable: too many logins at once; try again in a moment', {
       'retry-after': String(wait),
     });
+  }
+  if (signal?.aborted) {
+    // Nobody reads this answer: the slot goes to the next check, not to a hash. Not logged (an HttpError).
+    release();
+    throw new HttpError(503, 'Service Unavailable: the request ended before its password check');
   }
   const start = Date.now();
   try {
